@@ -1,0 +1,37 @@
+package dev.visibility.platform.events;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.apache.kafka.clients.admin.NewTopic;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.context.annotation.Bean;
+import org.springframework.kafka.config.TopicBuilder;
+import org.springframework.kafka.core.KafkaAdmin;
+
+/**
+ * Declares the topics of DESIGN.md so that whichever service starts first creates them
+ * (KafkaAdmin creates only the missing ones). {@code auth.keys} is compacted.
+ */
+@AutoConfiguration
+@ConditionalOnClass(KafkaAdmin.class)
+@ConditionalOnProperty(prefix = "suite.kafka", name = "create-topics", havingValue = "true", matchIfMissing = true)
+public class KafkaTopicsAutoConfiguration {
+
+    @Bean
+    KafkaAdmin.NewTopics suiteTopics(@Value("${suite.kafka.partitions:3}") int partitions,
+            @Value("${suite.kafka.replication-factor:1}") short replicationFactor) {
+        List<NewTopic> topics = new ArrayList<>();
+        for (String name : Topics.ALL) {
+            TopicBuilder builder = TopicBuilder.name(name).partitions(partitions).replicas(replicationFactor);
+            if (name.equals(Topics.AUTH_KEYS)) {
+                builder.compact();
+            }
+            topics.add(builder.build());
+        }
+        return new KafkaAdmin.NewTopics(topics.toArray(NewTopic[]::new));
+    }
+}

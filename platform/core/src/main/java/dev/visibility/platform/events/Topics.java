@@ -1,0 +1,36 @@
+package dev.visibility.platform.events;
+
+import java.util.List;
+
+/** Kafka topic names of DESIGN.md (Kafka table). Keys are given beside each. */
+public final class Topics {
+
+    /** key projectId: finished tracking runs with their samples, internal producers → visibility-service. */
+    public static final String TRACKING_RUNS = "tracking.runs";
+    /** key runId: agent-picks run status changes and evidence records → visibility-service. */
+    public static final String AGENTPICKS_RUNS = "agentpicks.runs";
+    /** key projectId: one record per observed bot or referral hit → traffic-service. */
+    public static final String TRAFFIC_HITS = "traffic.hits";
+    /** key projectId: candidate recommendations with evidence → actions-service. */
+    public static final String RECOMMENDATIONS = "recommendations";
+    /** key projectId: measured windows per intervention → outcomes-service. */
+    public static final String OUTCOMES_MEASUREMENTS = "outcomes.measurements";
+    /** key projectId: every customer-visible event in the envelope of spec 6.1 → webhook-service. */
+    public static final String PUBLIC_EVENTS = "public.events";
+    /** key = key hash, compacted: API key created, changed, revoked → gateway, mcp. */
+    public static final String AUTH_KEYS = "auth.keys";
+    /** key subscription id: one record per (event, subscription); retry topics and DLT derive from it. */
+    public static final String WEBHOOK_DELIVERIES = "webhook.deliveries";
+
+    /** Topics created at start-up by every service (KafkaAdmin creates only the missing ones). */
+    public static final List<String> ALL = List.of(TRACKING_RUNS, AGENTPICKS_RUNS, TRAFFIC_HITS, RECOMMENDATIONS,
+            OUTCOMES_MEASUREMENTS, PUBLIC_EVENTS, AUTH_KEYS, WEBHOOK_DELIVERIES);
+
+    /** Kafka header that carries the eventId of every record. */
+    public static final String EVENT_ID_HEADER = "eventId";
+    /** Kafka header that carries the type (record or event name) of every record. */
+    public static final String EVENT_TYPE_HEADER = "eventType";
+
+    private Topics() {
+    }
+}

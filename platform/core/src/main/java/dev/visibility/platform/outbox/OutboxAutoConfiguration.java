@@ -1,0 +1,44 @@
+package dev.visibility.platform.outbox;
+
+import io.r2dbc.spi.ConnectionFactory;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.kafka.autoconfigure.KafkaAutoConfiguration;
+import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
+import org.springframework.boot.r2dbc.autoconfigure.R2dbcAutoConfiguration;
+import org.springframework.boot.r2dbc.autoconfigure.R2dbcTransactionManagerAutoConfiguration;
+import org.springframework.context.annotation.Bean;
+import org.springframework.kafka.core.KafkaTemplate;
+import org.springframework.r2dbc.core.DatabaseClient;
+import org.springframework.transaction.ReactiveTransactionManager;
+import tools.jackson.databind.ObjectMapper;
+
+/** The outbox writer, the consumer de-duplication and the relay, for every service with a database. */
+@AutoConfiguration(after = {R2dbcAutoConfiguration.class, R2dbcTransactionManagerAutoConfiguration.class,
+        KafkaAutoConfiguration.class},
+        afterName = "org.springframework.boot.data.r2dbc.autoconfigure.DataR2dbcAutoConfiguration")
+@ConditionalOnClass({ConnectionFactory.class, KafkaTemplate.class})
+@ConditionalOnBean(ConnectionFactory.class)
+@EnableConfigurationProperties(OutboxProperties.class)
+public class OutboxAutoConfiguration {
+
+    @Bean
+    OutboxWriter outboxWriter(DatabaseClient db, ObjectMapper mapper) {
+        return new OutboxWriter(db, mapper);
+    }
+
+    @Bean
+    ProcessedEvents processedEvents(DatabaseClient db) {
+        return new ProcessedEvents(db);
+    }
+
+    @Bean
+    @ConditionalOnProperty(prefix = "suite.outbox", name = "enabled", havingValue = "true", matchIfMissing = true)
+    OutboxRelay outboxRelay(DatabaseClient db, ReactiveTransactionManager transactionManager,
+            KafkaProperties kafkaProperties, OutboxProperties properties) {
+        return OutboxRelay.create(db, transactionManager, kafkaProperties, properties);
+    }
+}

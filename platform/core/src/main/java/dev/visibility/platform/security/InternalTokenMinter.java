@@ -1,0 +1,61 @@
+package dev.visibility.platform.security;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Date;
+import java.util.UUID;
+
+import com.nimbusds.jose.JOSEException;
+import com.nimbusds.jose.JWSAlgorithm;
+import com.nimbusds.jose.JWSHeader;
+import com.nimbusds.jose.crypto.MACSigner;
+import com.nimbusds.jwt.JWTClaimsSet;
+import com.nimbusds.jwt.SignedJWT;
+
+/** Mints the short-lived internal token (HS256) that the services accept; used by the gateway and by tests. */
+public final class InternalTokenMinter {
+
+    private final InternalTokenProperties properties;
+    private final MACSigner signer;
+    private final Clock clock;
+
+    public InternalTokenMinter(InternalTokenProperties properties) {
+        this(properties, Clock.systemUTC());
+    }
+
+    public InternalTokenMinter(InternalTokenProperties properties, Clock clock) {
+        this.properties = properties;
+        this.clock = clock;
+        try {
+            this.signer = new MACSigner(properties.secretBytes());
+        } catch (JOSEException e) {
+            throw new IllegalStateException("Invalid internal token secret", e);
+        }
+    }
+
+    public String mint(Caller caller) {
+        Instant now = clock.instant();
+        JWTClaimsSet.Builder claims = new JWTClaimsSet.Builder()
+                .issuer(properties.issuer())
+                .audience(properties.audience())
+                .subject(caller.keyId() != null ? caller.keyId() : caller.clientId())
+                .jwtID(UUID.randomUUID().toString())
+                .issueTime(Date.from(now))
+                .expirationTime(Date.from(now.plus(properties.ttl())))
+                .claim(InternalTokenClaims.ACCOUNT, caller.accountId())
+                .claim(InternalTokenClaims.PROJECT, caller.projectId())
+                .claim(InternalTokenClaims.KEY, caller.keyId())
+                .claim(InternalTokenClaims.CLIENT, caller.clientId())
+                .claim(InternalTokenClaims.USER, caller.userId())
+                .claim(InternalTokenClaims.SCOPES, new ArrayList<>(caller.scopes()))
+                .claim(InternalTokenClaims.FEATURES, new ArrayList<>(caller.features()));
+        SignedJWT jwt = new SignedJWT(new JWSHeader(JWSAlgorithm.HS256), claims.build());
+        try {
+            jwt.sign(signer);
+        } catch (JOSEException e) {
+            throw new IllegalStateException("Could not sign the internal token", e);
+        }
+        return jwt.serialize();
+    }
+}

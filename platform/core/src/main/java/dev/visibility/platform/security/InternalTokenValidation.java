@@ -1,0 +1,33 @@
+package dev.visibility.platform.security;
+
+import java.util.List;
+
+import javax.crypto.SecretKey;
+import javax.crypto.spec.SecretKeySpec;
+
+import org.springframework.security.oauth2.core.DelegatingOAuth2TokenValidator;
+import org.springframework.security.oauth2.core.OAuth2TokenValidator;
+import org.springframework.security.oauth2.jwt.Jwt;
+import org.springframework.security.oauth2.jwt.JwtClaimNames;
+import org.springframework.security.oauth2.jwt.JwtClaimValidator;
+import org.springframework.security.oauth2.jwt.JwtValidators;
+
+/** What every service checks on the internal token: signature (HS256), issuer, audience, expiry, project. */
+public final class InternalTokenValidation {
+
+    private InternalTokenValidation() {
+    }
+
+    public static SecretKey key(InternalTokenProperties properties) {
+        return new SecretKeySpec(properties.secretBytes(), "HmacSHA256");
+    }
+
+    public static OAuth2TokenValidator<Jwt> validator(InternalTokenProperties properties) {
+        OAuth2TokenValidator<Jwt> audience = new JwtClaimValidator<List<String>>(JwtClaimNames.AUD,
+                aud -> aud != null && aud.contains(properties.audience()));
+        OAuth2TokenValidator<Jwt> project = new JwtClaimValidator<String>(InternalTokenClaims.PROJECT,
+                p -> p != null && !p.isBlank());
+        return new DelegatingOAuth2TokenValidator<>(JwtValidators.createDefaultWithIssuer(properties.issuer()),
+                audience, project);
+    }
+}
