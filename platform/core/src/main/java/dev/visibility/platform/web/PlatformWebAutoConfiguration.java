@@ -7,15 +7,14 @@ import dev.visibility.platform.error.servlet.ServletErrorController;
 import dev.visibility.platform.error.servlet.ServletErrorWriter;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
-import org.springframework.boot.webflux.autoconfigure.error.ErrorWebFluxAutoConfiguration;
-import org.springframework.boot.webmvc.autoconfigure.error.ErrorMvcAutoConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import tools.jackson.databind.ObjectMapper;
 
 /** Registers the one error handler on whichever web stack the service runs. */
-@AutoConfiguration(before = {ErrorWebFluxAutoConfiguration.class, ErrorMvcAutoConfiguration.class},
+@AutoConfiguration(beforeName = {"org.springframework.boot.webflux.autoconfigure.error.ErrorWebFluxAutoConfiguration",
+        "org.springframework.boot.webmvc.autoconfigure.error.ErrorMvcAutoConfiguration"},
         afterName = "org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration")
 public class PlatformWebAutoConfiguration {
 

@@ -1,0 +1,59 @@
+package dev.visibility.gateway.routing;
+
+import java.net.URI;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.cloud.gateway.route.RouteLocator;
+import org.springframework.cloud.gateway.route.builder.RouteLocatorBuilder;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * Builds the Spring Cloud Gateway routes from {@link RouteTable}. A path that no route matches
+ * is answered 404 in the error shape by the platform's error handler; a service that does not
+ * answer is a 503 {@code unavailable}.
+ */
+@Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties(RoutingConfiguration.ServiceLocations.class)
+public class RoutingConfiguration {
+
+    public static final String SCOPE = "scope";
+    public static final String FEATURE = "feature";
+    public static final String METHOD = "method";
+
+    @Bean
+    RouteLocator apiRoutes(RouteLocatorBuilder builder, ServiceLocations locations) {
+        RouteLocatorBuilder.Builder routes = builder.routes();
+        for (ApiRoute route : RouteTable.ROUTES) {
+            URI target = locations.uriOf(route.service());
+            routes.route(route.id(), spec -> {
+                Map<String, Object> metadata = new LinkedHashMap<>();
+                metadata.put(METHOD, route.method());
+                if (route.scope() != null) {
+                    metadata.put(SCOPE, route.scope());
+                }
+                if (route.feature() != null) {
+                    metadata.put(FEATURE, route.feature());
+                }
+                return spec.path(route.path()).metadata(metadata).uri(target);
+            });
+        }
+        return routes.build();
+    }
+
+    /** Where each service listens: {@code suite.services.<name>=<base URI>}. */
+    @ConfigurationProperties("suite")
+    public record ServiceLocations(Map<String, URI> services) {
+
+        public URI uriOf(String service) {
+            URI uri = services == null ? null : services.get(service);
+            if (uri == null) {
+                throw new IllegalStateException("No location configured for " + service + " (suite.services." + service + ")");
+            }
+            return uri;
+        }
+    }
+}

@@ -1,0 +1,4 @@
+CREATE TABLE things (
+    id   UUID PRIMARY KEY,
+    name TEXT NOT NULL
+);
