@@ -1,0 +1,104 @@
+package dev.visibility.auth.errors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.Map;
+
+import dev.visibility.platform.testing.TestTokens;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.MediaType;
+import org.springframework.test.web.reactive.server.EntityExchangeResult;
+import org.springframework.test.web.reactive.server.WebTestClient;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Spec 7 on the Spring MVC stack of auth-service: framework-made errors answer the error shape
+ * with status equal to the HTTP status and no internals.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+class ServletErrorHandlingTest {
+
+    private static final String PROJECT = "7c1f0e4a-3b2d-4e5f-8a9b-0c1d2e3f4a5b";
+    private static final String PROBE = "/api/v2/projects/" + PROJECT + "/probe";
+
+    @LocalServerPort
+    int port;
+
+    private WebTestClient client;
+    private String bearer;
+
+    @BeforeEach
+    void setUp() {
+        client = WebTestClient.bindToServer().baseUrl("http://localhost:" + port).build();
+        bearer = TestTokens.bearer(TestTokens.forProject(PROJECT));
+    }
+
+    @Test
+    void malformedJsonIs400() {
+        Map<String, Object> body = error(client.post().uri(PROBE).header(HttpHeaders.AUTHORIZATION, bearer)
+                .contentType(MediaType.APPLICATION_JSON).bodyValue("{\"name\":"), 400);
+        assertThat(body).containsEntry("error", "invalid_request");
+        assertThat((String) body.get("message")).contains("not valid JSON");
+    }
+
+    @Test
+    void unsupportedMediaTypeIs415() {
+        assertThat(error(client.post().uri(PROBE).header(HttpHeaders.AUTHORIZATION, bearer)
+                .contentType(MediaType.TEXT_PLAIN).bodyValue("x"), 415)).containsEntry("error", "unsupported_media_type");
+    }
+
+    @Test
+    void wrongMethodIs405WithAllow() {
+        EntityExchangeResult<byte[]> result = client.delete().uri(PROBE).header(HttpHeaders.AUTHORIZATION, bearer)
+                .exchange().expectStatus().isEqualTo(405).expectBody().returnResult();
+        Map<String, Object> body = parse(result.getResponseBody());
+        assertShape(body, 405);
+        assertThat(body).containsEntry("error", "method_not_allowed");
+        assertThat(result.getResponseHeaders().getFirst(HttpHeaders.ALLOW)).contains("GET");
+    }
+
+    @Test
+    void unknownPathIs404() {
+        assertThat(error(client.get().uri(PROBE + "/nothing/here").header(HttpHeaders.AUTHORIZATION, bearer), 404))
+                .containsEntry("error", "not_found");
+    }
+
+    @Test
+    void queryValueOfWrongTypeNamesTheParameter() {
+        assertThat(error(client.get().uri(PROBE + "?limit=ten").header(HttpHeaders.AUTHORIZATION, bearer), 400))
+                .containsEntry("message", "Parameter 'limit' must be an integer");
+    }
+
+    @Test
+    void unexpectedFailureRevealsNothing() {
+        assertThat(error(client.get().uri(PROBE + "/broken").header(HttpHeaders.AUTHORIZATION, bearer), 500))
+                .containsEntry("error", "internal").containsEntry("message", "An internal error occurred");
+    }
+
+    private Map<String, Object> error(WebTestClient.RequestHeadersSpec<?> request, int status) {
+        byte[] raw = request.exchange().expectStatus().isEqualTo(status)
+                .expectHeader().contentTypeCompatibleWith(MediaType.APPLICATION_JSON)
+                .expectBody().returnResult().getResponseBody();
+        Map<String, Object> body = parse(raw);
+        assertShape(body, status);
+        return body;
+    }
+
+    private static void assertShape(Map<String, Object> body, int status) {
+        assertThat(body.keySet()).contains("error", "message", "status").isSubsetOf("error", "message", "status", "reason");
+        assertThat(body.get("status")).isEqualTo(status);
+        for (String internal : List.of("Exception", "java.", "org.springframework", "dev.visibility", "SELECT", "tools.jackson")) {
+            assertThat(body.toString()).doesNotContain(internal);
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> parse(byte[] raw) {
+        return JsonMapper.builder().build().readValue(raw, Map.class);
+    }
+}

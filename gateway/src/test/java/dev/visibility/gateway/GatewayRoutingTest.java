@@ -1,0 +1,101 @@
+package dev.visibility.gateway;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+import dev.visibility.gateway.routing.ApiRoute;
+import dev.visibility.gateway.routing.RouteTable;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.cloud.gateway.route.RouteLocator;
+import org.springframework.http.MediaType;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.test.web.reactive.server.WebTestClient;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The gateway routes every path of the route table; unknown paths are 404 and a service that
+ * does not answer is 503 {@code unavailable}, both in the error shape (spec 7, DESIGN.md "Errors").
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+class GatewayRoutingTest {
+
+    /** A loopback port on which nothing listens: every service "is down". */
+    private static final int DOWN_PORT = freePort();
+
+    @DynamicPropertySource
+    static void servicesAreDown(DynamicPropertyRegistry registry) {
+        for (String service : RouteTable.SERVICES) {
+            registry.add("suite.services." + service, () -> "http://127.0.0.1:" + DOWN_PORT);
+        }
+    }
+
+    @LocalServerPort
+    int port;
+
+    @Autowired
+    RouteLocator routes;
+
+    private WebTestClient client;
+
+    @BeforeEach
+    void setUp() {
+        client = WebTestClient.bindToServer().baseUrl("http://localhost:" + port).build();
+    }
+
+    @Test
+    void everyRouteOfTheTableIsRegisteredWithItsScope() {
+        Map<String, Object> scopes = routes.getRoutes().collectMap(r -> r.getId(), r -> r.getMetadata().getOrDefault("scope", "")).block();
+        Set<String> ids = RouteTable.ROUTES.stream().map(ApiRoute::id).collect(Collectors.toSet());
+        assertThat(scopes.keySet()).containsExactlyInAnyOrderElementsOf(ids);
+        assertThat(scopes).containsEntry("e1-agent-picks-run", "visibility.read")
+                .containsEntry("e14-webhook-list", "webhooks.read")
+                .containsEntry("e13-webhook-create", "webhooks.write")
+                .containsEntry("project-usage", "");
+    }
+
+    @Test
+    void unknownPathIs404InTheErrorShape() {
+        Map<String, Object> body = error(client.get().uri("/api/v2/projects/p/unknown-resource"), 404);
+        assertThat(body).containsEntry("error", "not_found");
+        error(client.get().uri("/no/such/path"), 404);
+    }
+
+    @Test
+    void serviceThatIsDownIs503Unavailable() {
+        for (String path : new String[] {"/api/v2/projects/p/actions/list", "/api/v2/projects/p/webhooks",
+                "/api/v2/projects/p/usage", "/api/mcp"}) {
+            Map<String, Object> body = error(client.get().uri(path), 503);
+            assertThat(body).containsEntry("error", "unavailable");
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private Map<String, Object> error(WebTestClient.RequestHeadersSpec<?> request, int status) {
+        byte[] raw = request.exchange().expectStatus().isEqualTo(status)
+                .expectHeader().contentTypeCompatibleWith(MediaType.APPLICATION_JSON)
+                .expectBody().returnResult().getResponseBody();
+        Map<String, Object> body = JsonMapper.builder().build().readValue(raw, Map.class);
+        assertThat(body.keySet()).contains("error", "message", "status").isSubsetOf("error", "message", "status", "reason");
+        assertThat(body.get("status")).isEqualTo(status);
+        assertThat(body.toString()).doesNotContain("Exception").doesNotContain("127.0.0.1");
+        return body;
+    }
+
+    private static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

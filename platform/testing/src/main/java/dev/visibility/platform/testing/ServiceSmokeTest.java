@@ -1,0 +1,96 @@
+package dev.visibility.platform.testing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.MediaType;
+import org.springframework.r2dbc.core.DatabaseClient;
+import org.springframework.test.web.reactive.server.WebTestClient;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * What every service proves in its one full-context test (subclass it with
+ * {@code @SpringBootTest(webEnvironment = RANDOM_PORT)}): it starts against the real broker and
+ * database, migrates its own schema, answers its probes, refuses calls without the internal
+ * token and answers unknown paths in the error shape (spec 7, DESIGN.md "Errors").
+ */
+public abstract class ServiceSmokeTest {
+
+    protected static final String PROJECT = "7c1f0e4a-3b2d-4e5f-8a9b-0c1d2e3f4a5b";
+
+    @LocalServerPort
+    protected int port;
+
+    @Value("${suite.db.schema}")
+    protected String schema;
+
+    @Autowired
+    protected DatabaseClient db;
+
+    protected WebTestClient client;
+
+    @BeforeEach
+    void createClient() {
+        client = WebTestClient.bindToServer().baseUrl("http://localhost:" + port).build();
+    }
+
+    @Test
+    void livenessAndReadinessAreUp() {
+        client.get().uri("/actuator/health/liveness").exchange()
+                .expectStatus().isOk().expectBody().jsonPath("$.status").isEqualTo("UP");
+        client.get().uri("/actuator/health/readiness").exchange()
+                .expectStatus().isOk().expectBody().jsonPath("$.status").isEqualTo("UP");
+    }
+
+    @Test
+    void ownSchemaIsMigratedWithThePlatformTables() {
+        List<String> tables = db.sql("SELECT table_name FROM information_schema.tables WHERE table_schema = :schema")
+                .bind("schema", schema)
+                .map(row -> row.get(0, String.class))
+                .all().collectList().block();
+        assertThat(tables).contains("outbox", "processed_events", "flyway_schema_history");
+    }
+
+    @Test
+    void callWithoutInternalTokenIs401InTheErrorShape() {
+        Map<String, Object> body = errorBody(client.get().uri("/api/v2/projects/" + PROJECT + "/anything"), 401);
+        assertThat(body).containsEntry("error", "unauthorized");
+    }
+
+    @Test
+    void unknownPathWithTokenIs404InTheErrorShape() {
+        String token = TestTokens.forProject(PROJECT);
+        Map<String, Object> body = errorBody(client.get().uri("/api/v2/projects/" + PROJECT + "/no-such-path-" + UUID.randomUUID())
+                .header(HttpHeaders.AUTHORIZATION, TestTokens.bearer(token)), 404);
+        assertThat(body).containsEntry("error", "not_found");
+    }
+
+    @Test
+    void anotherProjectsPathIs404() {
+        String token = TestTokens.forProject(PROJECT);
+        Map<String, Object> body = errorBody(client.get().uri("/api/v2/projects/" + UUID.randomUUID() + "/anything")
+                .header(HttpHeaders.AUTHORIZATION, TestTokens.bearer(token)), 404);
+        assertThat(body).containsEntry("error", "not_found");
+    }
+
+    /** Asserts the error shape of spec 7 and answers the parsed body. */
+    @SuppressWarnings("unchecked")
+    protected Map<String, Object> errorBody(WebTestClient.RequestHeadersSpec<?> request, int status) {
+        byte[] raw = request.exchange().expectStatus().isEqualTo(status)
+                .expectHeader().contentTypeCompatibleWith(MediaType.APPLICATION_JSON)
+                .expectBody().returnResult().getResponseBody();
+        Map<String, Object> body = JsonMapper.builder().build().readValue(raw, Map.class);
+        assertThat(body.keySet()).contains("error", "message", "status").isSubsetOf("error", "message", "status", "reason");
+        assertThat(body.get("status")).isEqualTo(status);
+        return body;
+    }
+}

@@ -1,0 +1,9 @@
+package dev.visibility.webhook;
+
+import dev.visibility.platform.testing.ServiceSmokeTest;
+import org.springframework.boot.test.context.SpringBootTest;
+
+/** webhook-service starts on the real broker and database, migrates its schema and answers in the error shape. */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+class WebhookServiceApplicationTest extends ServiceSmokeTest {
+}
