@@ -19,12 +19,14 @@ public final class Topics {
     public static final String PUBLIC_EVENTS = "public.events";
     /** key = key hash, compacted: API key created, changed, revoked → gateway, mcp. */
     public static final String AUTH_KEYS = "auth.keys";
+    /** key projectId: request counts per API key from the gateways → auth-service (project usage). */
+    public static final String USAGE_REQUESTS = "usage.requests";
     /** key subscription id: one record per (event, subscription); retry topics and DLT derive from it. */
     public static final String WEBHOOK_DELIVERIES = "webhook.deliveries";
 
     /** Topics created at start-up by every service (KafkaAdmin creates only the missing ones). */
     public static final List<String> ALL = List.of(TRACKING_RUNS, AGENTPICKS_RUNS, TRAFFIC_HITS, RECOMMENDATIONS,
-            OUTCOMES_MEASUREMENTS, PUBLIC_EVENTS, AUTH_KEYS, WEBHOOK_DELIVERIES);
+            OUTCOMES_MEASUREMENTS, PUBLIC_EVENTS, AUTH_KEYS, USAGE_REQUESTS, WEBHOOK_DELIVERIES);
 
     /** Kafka header that carries the eventId of every record. */
     public static final String EVENT_ID_HEADER = "eventId";

@@ -16,6 +16,10 @@ public final class InternalTokenClaims {
     public static final String SCOPES = "scp";
     public static final String FEATURES = "feat";
 
+    /** The scope of the gateway's own calls to {@code /internal/**} endpoints (never given to an API key). */
+    public static final String INTERNAL_SCOPE = "internal";
+    public static final String INTERNAL_AUTHORITY = "SCOPE_" + INTERNAL_SCOPE;
+
     private InternalTokenClaims() {
     }
 

@@ -12,7 +12,11 @@ import org.springframework.security.oauth2.jwt.JwtClaimNames;
 import org.springframework.security.oauth2.jwt.JwtClaimValidator;
 import org.springframework.security.oauth2.jwt.JwtValidators;
 
-/** What every service checks on the internal token: signature (HS256), issuer, audience, expiry, project. */
+/**
+ * What every service checks on the internal token: signature (HS256), issuer, audience and expiry.
+ * The project claim is checked per path by the project-isolation filters; tokens without a
+ * project (the account API, the gateway's own calls) can reach no project path.
+ */
 public final class InternalTokenValidation {
 
     private InternalTokenValidation() {
@@ -25,9 +29,7 @@ public final class InternalTokenValidation {
     public static OAuth2TokenValidator<Jwt> validator(InternalTokenProperties properties) {
         OAuth2TokenValidator<Jwt> audience = new JwtClaimValidator<List<String>>(JwtClaimNames.AUD,
                 aud -> aud != null && aud.contains(properties.audience()));
-        OAuth2TokenValidator<Jwt> project = new JwtClaimValidator<String>(InternalTokenClaims.PROJECT,
-                p -> p != null && !p.isBlank());
         return new DelegatingOAuth2TokenValidator<>(JwtValidators.createDefaultWithIssuer(properties.issuer()),
-                audience, project);
+                audience);
     }
 }

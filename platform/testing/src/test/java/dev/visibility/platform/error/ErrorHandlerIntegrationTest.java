@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+
+import dev.visibility.platform.security.Caller;
 
 import dev.visibility.platform.testapp.TestApplication;
 import dev.visibility.platform.testing.TestTokens;
@@ -149,6 +152,22 @@ class ErrorHandlerIntegrationTest {
         String other = TestTokens.forProject("0d6f2b1e-1111-4c3c-8a7a-9f2b6c1d0e22", "visibility.read");
         Map<String, Object> body = error(client.get().uri(THINGS).header(HttpHeaders.AUTHORIZATION, TestTokens.bearer(other)), 404);
         assertThat(body).containsEntry("error", "not_found");
+    }
+
+    @Test
+    void tokenWithoutProjectReachesNoProjectPath() {
+        String accountOnly = TestTokens.mint(new Caller(TestTokens.ACCOUNT, null, null, null, "member-1", Set.of(), Set.of()));
+        Map<String, Object> body = error(client.get().uri(THINGS).header(HttpHeaders.AUTHORIZATION, TestTokens.bearer(accountOnly)), 404);
+        assertThat(body).containsEntry("error", "not_found");
+    }
+
+    @Test
+    void internalEndpointsNeedTheInternalScope() {
+        Map<String, Object> body = error(client.get().uri("/internal/v1/ping").header(HttpHeaders.AUTHORIZATION, TestTokens.bearer(token)), 403);
+        assertThat(body).containsEntry("error", "forbidden");
+        String gateway = TestTokens.mint(new Caller(null, null, null, "gateway", null, Set.of("internal"), Set.of()));
+        client.get().uri("/internal/v1/ping").header(HttpHeaders.AUTHORIZATION, TestTokens.bearer(gateway))
+                .exchange().expectStatus().isOk().expectBody().jsonPath("$.pong").isEqualTo("true");
     }
 
     @Test

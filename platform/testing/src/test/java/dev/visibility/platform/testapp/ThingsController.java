@@ -40,6 +40,11 @@ class ThingsController {
         return Envelope.of(thing, projectId);
     }
 
+    @GetMapping("/internal/v1/ping")
+    Map<String, String> internalPing() {
+        return Map.of("pong", "true");
+    }
+
     @GetMapping("/api/v2/projects/{projectId}/things/missing")
     Mono<Object> missing() {
         return Mono.error(new NotFound("No thing with this id"));

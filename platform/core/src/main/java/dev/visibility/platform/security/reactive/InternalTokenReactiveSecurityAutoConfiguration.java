@@ -61,6 +61,7 @@ public class InternalTokenReactiveSecurityAutoConfiguration {
                 .securityContextRepository(NoOpServerSecurityContextRepository.getInstance())
                 .authorizeExchange(exchanges -> exchanges
                         .pathMatchers("/actuator/health", "/actuator/health/**", "/actuator/info").permitAll()
+                        .pathMatchers("/internal/**").hasAuthority(InternalTokenClaims.INTERNAL_AUTHORITY)
                         .anyExchange().authenticated())
                 .oauth2ResourceServer(oauth -> oauth
                         .jwt(jwt -> jwt.jwtDecoder(decoder)

@@ -29,12 +29,14 @@ public class ProjectIsolationWebFilter implements WebFilter {
         if (pathProject == null) {
             return chain.filter(exchange);
         }
+        // a token without a project (account API, gateway calls) reaches no project path
         return ReactiveSecurityContextHolder.getContext()
                 .mapNotNull(context -> context.getAuthentication())
                 .filter(JwtAuthenticationToken.class::isInstance)
-                .map(auth -> String.valueOf(((JwtAuthenticationToken) auth).getToken().getClaims().get(InternalTokenClaims.PROJECT)))
+                .mapNotNull(auth -> ((JwtAuthenticationToken) auth).getToken().getClaims().get(InternalTokenClaims.PROJECT))
+                .map(String::valueOf)
                 .defaultIfEmpty("")
-                .flatMap(tokenProject -> tokenProject.isEmpty() || tokenProject.equals(pathProject)
+                .flatMap(tokenProject -> tokenProject.equals(pathProject)
                         ? chain.filter(exchange)
                         : writer.write(exchange.getResponse(), new NotFound("No resource exists at this path")));
     }

@@ -58,6 +58,7 @@ public class InternalTokenServletSecurityAutoConfiguration {
                 .authorizeHttpRequests(requests -> requests
                         .dispatcherTypeMatchers(DispatcherType.ERROR).permitAll()
                         .requestMatchers("/actuator/health", "/actuator/health/**", "/actuator/info", "/error").permitAll()
+                        .requestMatchers("/internal/**").hasAuthority(InternalTokenClaims.INTERNAL_AUTHORITY)
                         .anyRequest().authenticated())
                 .oauth2ResourceServer(oauth -> oauth
                         .jwt(jwt -> jwt.decoder(decoder).jwtAuthenticationConverter(converter))

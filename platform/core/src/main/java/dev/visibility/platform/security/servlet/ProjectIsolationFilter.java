@@ -29,8 +29,8 @@ public class ProjectIsolationFilter extends OncePerRequestFilter {
             throws ServletException, IOException {
         String pathProject = ProjectPaths.projectIdOf(request.getRequestURI().substring(request.getContextPath().length()));
         Authentication auth = SecurityContextHolder.getContext().getAuthentication();
-        if (pathProject != null && auth instanceof JwtAuthenticationToken jwt
-                && !pathProject.equals(String.valueOf(jwt.getToken().getClaims().get(InternalTokenClaims.PROJECT)))) {
+        if (pathProject != null && !(auth instanceof JwtAuthenticationToken jwt
+                && pathProject.equals(String.valueOf(jwt.getToken().getClaims().get(InternalTokenClaims.PROJECT))))) {
             writer.write(response, new NotFound("No resource exists at this path"));
             return;
         }
