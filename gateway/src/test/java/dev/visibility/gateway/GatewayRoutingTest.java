@@ -64,17 +64,22 @@ class GatewayRoutingTest {
     }
 
     @Test
-    void unknownPathIs404InTheErrorShape() {
-        Map<String, Object> body = error(client.get().uri("/api/v2/projects/p/unknown-resource"), 404);
+    void pathOutsideTheApiIs404InTheErrorShape() {
+        Map<String, Object> body = error(client.get().uri("/no/such/path"), 404);
         assertThat(body).containsEntry("error", "not_found");
-        error(client.get().uri("/no/such/path"), 404);
     }
 
     @Test
-    void serviceThatIsDownIs503Unavailable() {
-        for (String path : new String[] {"/api/v2/projects/p/actions/list", "/api/v2/projects/p/webhooks",
-                "/api/v2/projects/p/usage", "/api/mcp"}) {
-            Map<String, Object> body = error(client.get().uri(path), 503);
+    void apiPathWithoutKeyIs401() {
+        Map<String, Object> body = error(client.get().uri("/api/v2/projects/p/unknown-resource"), 401);
+        assertThat(body).containsEntry("error", "unauthorized");
+    }
+
+    @Test
+    void authServiceDownIs503NotA401() {
+        for (String path : new String[] {"/api/v2/projects/p/actions/list", "/api/v2/projects/p/usage", "/api/mcp"}) {
+            Map<String, Object> body = error(client.get().uri(path)
+                    .header("Authorization", "Bearer svc_live_" + "0123456789abcdef".repeat(4)), 503);
             assertThat(body).containsEntry("error", "unavailable");
         }
     }

@@ -1,0 +1,94 @@
+package dev.visibility.gateway.auth;
+
+import java.time.Duration;
+import java.util.Optional;
+import java.util.Set;
+
+import dev.visibility.gateway.routing.RouteTable;
+import dev.visibility.gateway.routing.RoutingConfiguration.ServiceLocations;
+import dev.visibility.platform.error.Unavailable;
+import dev.visibility.platform.security.Caller;
+import dev.visibility.platform.security.InternalTokenClaims;
+import dev.visibility.platform.security.InternalTokenMinter;
+import io.netty.channel.ChannelOption;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.client.reactive.ReactorClientHttpConnector;
+import org.springframework.stereotype.Component;
+import org.springframework.web.reactive.function.client.WebClient;
+import reactor.core.publisher.Mono;
+import reactor.netty.http.client.HttpClient;
+
+/**
+ * Looks credentials up in auth-service ({@code /internal/v1/...}) with the gateway's own internal
+ * token. Unknown credentials answer empty; auth-service being down or slow is a 503, never a 401.
+ */
+@Component
+public class AuthServiceClient {
+
+    private final WebClient client;
+    private final InternalTokenMinter minter;
+    private final Duration timeout;
+    private volatile String gatewayToken;
+    private volatile long gatewayTokenMintedAt;
+
+    public AuthServiceClient(ServiceLocations locations, InternalTokenMinter minter, EdgeAuthProperties properties) {
+        HttpClient http = HttpClient.create()
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(2000, properties.lookupTimeout().toMillis()))
+                .responseTimeout(properties.lookupTimeout());
+        this.client = WebClient.builder()
+                .baseUrl(locations.uriOf(RouteTable.AUTH).toString())
+                .clientConnector(new ReactorClientHttpConnector(http))
+                .build();
+        this.minter = minter;
+        this.timeout = properties.lookupTimeout();
+    }
+
+    /** What auth-service says of an API key hash: empty when unknown or revoked. */
+    public Mono<Optional<KeyLookup>> apiKey(String sha256Hex) {
+        return lookup("/internal/v1/api-keys/" + sha256Hex, KeyLookup.class);
+    }
+
+    /** What auth-service says of a member access token hash: empty when unknown or expired. */
+    public Mono<Optional<MemberLookup>> memberToken(String sha256Hex) {
+        return lookup("/internal/v1/member-tokens/" + sha256Hex, MemberLookup.class);
+    }
+
+    private <T> Mono<Optional<T>> lookup(String path, Class<T> type) {
+        return client.get().uri(path)
+                .header(HttpHeaders.AUTHORIZATION, "Bearer " + gatewayToken())
+                .exchangeToMono(response -> {
+                    if (response.statusCode().is2xxSuccessful()) {
+                        return response.bodyToMono(type).map(Optional::of);
+                    }
+                    if (response.statusCode().value() == HttpStatus.NOT_FOUND.value()) {
+                        return response.releaseBody().thenReturn(Optional.<T>empty());
+                    }
+                    return response.releaseBody().then(Mono.error(
+                            new Unavailable("Credentials cannot be checked right now; retry later")));
+                })
+                .timeout(timeout)
+                .onErrorMap(e -> !(e instanceof Unavailable),
+                        e -> new Unavailable("Credentials cannot be checked right now; retry later"));
+    }
+
+    private String gatewayToken() {
+        long now = System.currentTimeMillis();
+        String token = gatewayToken;
+        if (token == null || now - gatewayTokenMintedAt > 20_000) {
+            token = minter.mint(new Caller(null, null, null, "gateway", null, Set.of(InternalTokenClaims.INTERNAL_SCOPE), Set.of()));
+            gatewayToken = token;
+            gatewayTokenMintedAt = now;
+        }
+        return token;
+    }
+
+    /** {@code GET /internal/v1/api-keys/{hash}} of auth-service. */
+    public record KeyLookup(String keyId, String projectId, String accountId, String name, Set<String> scopes,
+            Set<String> features, String plan, boolean apiAccess, boolean paused) {
+    }
+
+    /** {@code GET /internal/v1/member-tokens/{hash}} of auth-service. */
+    public record MemberLookup(String memberId, String accountId) {
+    }
+}

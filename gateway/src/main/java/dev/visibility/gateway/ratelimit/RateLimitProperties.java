@@ -1,0 +1,30 @@
+package dev.visibility.gateway.ratelimit;
+
+import java.time.Duration;
+import java.util.Map;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/**
+ * Per-key rate limits (spec 7, 429; the numbers are not in the specification, they are ours).
+ *
+ * @param store   {@code local} (Caffeine, per replica) or {@code redis} (shared: exact across replicas)
+ * @param window  the fixed window length
+ * @param plans   requests per window for each plan tier
+ * @param member  requests per window for a signed-in member on the account API
+ */
+@ConfigurationProperties("suite.rate-limit")
+public record RateLimitProperties(String store, Duration window, Map<String, Integer> plans, Integer member) {
+
+    public RateLimitProperties {
+        store = store == null ? "local" : store;
+        window = window == null ? Duration.ofMinutes(1) : window;
+        plans = plans == null ? Map.of("free", 60, "plus", 300, "pro", 1200, "enterprise", 6000) : Map.copyOf(plans);
+        member = member == null ? 300 : member;
+    }
+
+    public int limitFor(String plan) {
+        Integer limit = plan == null ? null : plans.get(plan);
+        return limit != null ? limit : plans.getOrDefault("free", 60);
+    }
+}

@@ -1,0 +1,56 @@
+package dev.visibility.gateway.routing;
+
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+import org.springframework.http.server.PathContainer;
+import org.springframework.stereotype.Component;
+import org.springframework.web.util.pattern.PathPattern;
+import org.springframework.web.util.pattern.PathPatternParser;
+
+/** Finds the {@link ApiRoute} of a request in {@link RouteTable}, by path pattern and method. */
+@Component
+public class RouteResolver {
+
+    private final List<Compiled> routes = new ArrayList<>();
+
+    public RouteResolver() {
+        PathPatternParser parser = new PathPatternParser();
+        for (ApiRoute route : RouteTable.ROUTES) {
+            routes.add(new Compiled(route, parser.parse(route.path())));
+        }
+    }
+
+    /** The route for this method and path, or null. */
+    public ApiRoute resolve(String method, String path) {
+        PathContainer container = PathContainer.parsePath(path);
+        for (Compiled compiled : routes) {
+            if (compiled.pattern().matches(container) && compiled.allows(method)) {
+                return compiled.route();
+            }
+        }
+        return null;
+    }
+
+    /** The methods some route accepts on this path (empty when the path is unknown). */
+    public Set<String> methodsFor(String path) {
+        PathContainer container = PathContainer.parsePath(path);
+        Set<String> methods = new LinkedHashSet<>();
+        for (Compiled compiled : routes) {
+            if (compiled.pattern().matches(container)) {
+                methods.add(compiled.route().method());
+            }
+        }
+        return methods;
+    }
+
+    private record Compiled(ApiRoute route, PathPattern pattern) {
+
+        boolean allows(String method) {
+            return route.method().equals("*") || route.method().equals(method)
+                    || (method.equals("HEAD") && route.method().equals("GET"));
+        }
+    }
+}

@@ -1,0 +1,321 @@
+package dev.visibility.systemtests;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
+
+import dev.visibility.systemtests.Api.Response;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The public edge through the gateway, black-box: authentication (spec 5.1–5.4, 7), scopes
+ * (5.5–5.8, DESIGN.md scope table), project isolation, usage (5.7), rate limits (7, 429), CORS (5.9)
+ * and revocation (5.3), with auth-service and two gateway replicas running as real processes.
+ */
+class EdgeSystemTest {
+
+    /** The routes of the gateway's route table that need a key scope: method, path, scope. */
+    private static final List<String[]> SCOPED_ROUTES = List.of(
+            new String[] {"GET", "/agent-picks/tests/{id}/runs/{id}", "visibility.read"},
+            new String[] {"GET", "/outcomes/ledger", "outcomes.read"},
+            new String[] {"GET", "/actions/list", "actions.read"},
+            new String[] {"GET", "/actions/from-prompt", "actions.read"},
+            new String[] {"GET", "/actions/{id}/brief", "actions.read"},
+            new String[] {"GET", "/actions/{id}/events", "actions.read"},
+            new String[] {"POST", "/actions", "actions.write"},
+            new String[] {"PATCH", "/actions/{id}", "actions.write"},
+            new String[] {"GET", "/traffic/summary", "traffic.read"},
+            new String[] {"GET", "/traffic/404-demand", "traffic.read"},
+            new String[] {"GET", "/adoption/metrics", "adoption.read"},
+            new String[] {"GET", "/intelligence/what-works", "intelligence.read"},
+            new String[] {"GET", "/agents/runs/{id}", "agents.read"},
+            new String[] {"GET", "/agents/assistant/threads/{id}/handoffs", "agents.read"},
+            new String[] {"DELETE", "/agents/assistant/threads/{id}", "agents.run"},
+            new String[] {"GET", "/visibility/summary", "visibility.read"},
+            new String[] {"GET", "/visibility/responses", "visibility.read"},
+            new String[] {"GET", "/visibility/responses/{id}", "visibility.read"},
+            new String[] {"POST", "/webhooks", "webhooks.write"},
+            new String[] {"GET", "/webhooks", "webhooks.read"},
+            new String[] {"DELETE", "/webhooks/{id}", "webhooks.write"},
+            new String[] {"POST", "/webhooks/{id}/rotate-secret", "webhooks.write"},
+            new String[] {"GET", "/webhooks/{id}/deliveries", "webhooks.read"},
+            new String[] {"POST", "/webhooks/{id}/deliveries/{id}/redeliver", "webhooks.write"});
+
+    private static Edge edge;
+
+    @BeforeAll
+    static void startEdge() {
+        edge = Edge.get();
+    }
+
+    private static String a() {
+        return edge.gatewayA.baseUrl();
+    }
+
+    private static String b() {
+        return edge.gatewayB.baseUrl();
+    }
+
+    private static String path(String projectId, String route) {
+        return "/api/v2/projects/" + projectId + route.replace("{id}", UUID.randomUUID().toString());
+    }
+
+    /** Creates a key through the account API (as a member with settings.manage) and answers it. */
+    private static String createKey(List<String> scopes) {
+        Map<String, Object> body = scopes == null ? Map.of("name", "system-test") : Map.of("name", "system-test", "scopes", scopes);
+        Response created = Api.call(a(), "POST", "/api/v2/account/projects/" + edge.seed.projectId() + "/api-keys",
+                edge.seed.adminToken(), body, Map.of());
+        assertThat(created.status()).as(created.body()).isEqualTo(201);
+        return (String) created.data().get("key");
+    }
+
+    private static String keyIdOf(String key) {
+        Response list = Api.get(a(), "/api/v2/account/projects/" + edge.seed.projectId() + "/api-keys", edge.seed.adminToken());
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> keys = (List<Map<String, Object>>) list.data().get("apiKeys");
+        return keys.stream().filter(k -> key.startsWith((String) k.get("prefix")))
+                .map(k -> (String) k.get("id")).findFirst().orElseThrow();
+    }
+
+    private static void assertError(Response response, int status, String error) {
+        assertThat(response.status()).as(response.body()).isEqualTo(status);
+        Map<String, Object> body = response.json();
+        assertThat(body.keySet()).contains("error", "message", "status").isSubsetOf("error", "message", "status", "reason");
+        assertThat(body).containsEntry("error", error).containsEntry("status", status);
+    }
+
+    @Test
+    void missingMalformedUnknownAndRevokedKeysGetTheSame401() {
+        String revoked = createKey(null);
+        Response revoke = Api.call(a(), "DELETE", "/api/v2/account/projects/" + edge.seed.projectId() + "/api-keys/" + keyIdOf(revoked),
+                edge.seed.adminToken(), null, Map.of());
+        assertThat(revoke.status()).isEqualTo(200);
+        String usage = "/api/v2/projects/" + edge.seed.projectId() + "/usage";
+        String unknown = "svc_live_" + HexFormat.of().formatHex(randomBytes(32));
+        List<Response> answers = List.of(
+                Api.get(a(), usage, null),
+                Api.call(a(), "GET", usage, null, null, Map.of("Authorization", "Basic dXNlcjpwYXNz")),
+                Api.get(a(), usage, "svc_live_not-hex"),
+                Api.get(a(), usage, edge.seed.apiKey().toUpperCase()),
+                Api.get(a(), usage, unknown),
+                Api.get(a(), usage, revoked),
+                Api.get(b(), usage, revoked));
+        for (Response answer : answers) {
+            assertError(answer, 401, "unauthorized");
+            assertThat(answer.body()).isEqualTo(answers.get(0).body());
+        }
+    }
+
+    @Test
+    void narrowedKeyIsRefused403OnEveryRouteItLacks() {
+        // citations.read is a real scope that no route of this suite needs
+        String narrowed = createKey(List.of("citations.read"));
+        for (String[] route : SCOPED_ROUTES) {
+            Response answer = Api.call(a(), route[0], path(edge.seed.projectId(), route[1]), narrowed,
+                    route[0].equals("POST") || route[0].equals("PATCH") ? Map.of() : null, Map.of());
+            assertError(answer, 403, "forbidden");
+            assertThat((String) answer.json().get("message")).contains(route[2]);
+            assertThat(answer.header("X-RateLimit-Limit")).isEqualTo(Integer.toString(Edge.PLUS_LIMIT));
+        }
+    }
+
+    @Test
+    void keyWithTheScopeGetsPastTheScopeCheck() {
+        String key = createKey(List.of("visibility.read"));
+        // visibility-service is not running in this test: passing the scope check means reaching it
+        assertError(Api.get(a(), path(edge.seed.projectId(), "/visibility/summary"), key), 503, "unavailable");
+        assertError(Api.get(a(), path(edge.seed.projectId(), "/actions/list"), key), 403, "forbidden");
+    }
+
+    @Test
+    void anotherProjectsIdIs404OnEveryRoute() {
+        for (String[] route : SCOPED_ROUTES) {
+            Response answer = Api.call(a(), route[0], path(edge.seed.otherProjectId(), route[1]), edge.seed.apiKey(),
+                    route[0].equals("POST") || route[0].equals("PATCH") ? Map.of() : null, Map.of());
+            assertError(answer, 404, "not_found");
+        }
+        assertError(Api.get(a(), "/api/v2/projects/" + edge.seed.otherProjectId() + "/usage", edge.seed.apiKey()), 404, "not_found");
+        assertError(Api.get(a(), "/api/v2/projects/" + UUID.randomUUID() + "/usage", edge.seed.apiKey()), 404, "not_found");
+    }
+
+    @Test
+    void usageIsReadableWithAnEmptyScopeSet() {
+        String noScopes = createKey(List.of());
+        Response usage = Api.get(a(), "/api/v2/projects/" + edge.seed.projectId() + "/usage", noScopes);
+        assertThat(usage.status()).as(usage.body()).isEqualTo(200);
+        assertThat(usage.data()).containsEntry("projectId", edge.seed.projectId()).containsKey("paused");
+        assertThat(usage.json()).containsKeys("data", "meta");
+        assertError(Api.get(a(), path(edge.seed.projectId(), "/visibility/summary"), noScopes), 403, "forbidden");
+    }
+
+    @Test
+    void unknownPathIs404AndWrongMethodIs405WithRateLimitHeaders() {
+        Response unknown = Api.get(a(), "/api/v2/projects/" + edge.seed.projectId() + "/no-such-thing", edge.seed.apiKey());
+        assertError(unknown, 404, "not_found");
+        assertThat(unknown.header("X-RateLimit-Remaining")).matches("\\d+");
+        assertThat(unknown.header("X-RateLimit-Reset")).matches("\\d{10}");
+        Response wrongMethod = Api.call(a(), "PUT", "/api/v2/projects/" + edge.seed.projectId() + "/webhooks", edge.seed.apiKey(), Map.of(), Map.of());
+        assertError(wrongMethod, 405, "method_not_allowed");
+        assertThat(wrongMethod.header("Allow")).contains("GET").contains("POST");
+    }
+
+    @Test
+    void accountApiNeedsAMemberTokenAndApiRoutesNeedAKey() {
+        assertError(Api.get(a(), "/api/v2/account/projects", edge.seed.apiKey()), 401, "unauthorized");
+        assertError(Api.get(a(), "/api/v2/projects/" + edge.seed.projectId() + "/usage", edge.seed.adminToken()), 401, "unauthorized");
+        Response projects = Api.get(a(), "/api/v2/account/projects", edge.seed.adminToken());
+        assertThat(projects.status()).as(projects.body()).isEqualTo(200);
+        assertThat(projects.body()).contains(edge.seed.projectId()).contains(edge.seed.otherProjectId());
+    }
+
+    @Test
+    void requestOverTheLimitIs429WithHeaders() {
+        waitForFreshWindow();
+        String key = createKey(List.of());
+        String usage = "/api/v2/projects/" + edge.seed.projectId() + "/usage";
+        long resetAt = 0;
+        for (int i = 1; i <= Edge.PLUS_LIMIT; i++) {
+            Response ok = Api.get(a(), usage, key);
+            assertThat(ok.status()).isEqualTo(200);
+            assertThat(ok.header("X-RateLimit-Limit")).isEqualTo(Integer.toString(Edge.PLUS_LIMIT));
+            assertThat(ok.header("X-RateLimit-Remaining")).isEqualTo(Integer.toString(Edge.PLUS_LIMIT - i));
+            resetAt = Long.parseLong(ok.header("X-RateLimit-Reset"));
+        }
+        Response limited = Api.get(a(), usage, key);
+        assertError(limited, 429, "rate_limited");
+        assertThat(limited.header("X-RateLimit-Remaining")).isEqualTo("0");
+        assertThat(limited.header("X-RateLimit-Limit")).isEqualTo(Integer.toString(Edge.PLUS_LIMIT));
+        assertThat(Long.parseLong(limited.header("X-RateLimit-Reset"))).isEqualTo(resetAt);
+        assertThat(resetAt % 60).isZero();
+        long retryAfter = Long.parseLong(limited.header("Retry-After"));
+        assertThat(retryAfter).isBetween(1L, 60L);
+        assertThat(resetAt - System.currentTimeMillis() / 1000).isBetween(retryAfter - 2, retryAfter + 1);
+    }
+
+    @Test
+    void twoGatewaysSharingTheStoreAdmitAtMostTheLimitTogether() {
+        waitForFreshWindow();
+        String key = createKey(List.of());
+        String usage = "/api/v2/projects/" + edge.seed.projectId() + "/usage";
+        int admitted = 0;
+        for (int i = 0; i < Edge.PLUS_LIMIT + 20; i++) {
+            Response answer = Api.get(i % 2 == 0 ? a() : b(), usage, key);
+            assertThat(answer.status()).isIn(200, 429);
+            admitted += answer.status() == 200 ? 1 : 0;
+        }
+        assertThat(admitted).isEqualTo(Edge.PLUS_LIMIT);
+    }
+
+    @Test
+    void revokedKeyIsRefusedByBothGatewaysWithinOneSecond() {
+        String key = createKey(List.of());
+        String usage = "/api/v2/projects/" + edge.seed.projectId() + "/usage";
+        // both replicas have the key cached
+        assertThat(Api.get(a(), usage, key).status()).isEqualTo(200);
+        assertThat(Api.get(b(), usage, key).status()).isEqualTo(200);
+        String keyId = keyIdOf(key);
+        Response revoke = Api.call(a(), "DELETE", "/api/v2/account/projects/" + edge.seed.projectId() + "/api-keys/" + keyId,
+                edge.seed.adminToken(), null, Map.of());
+        assertThat(revoke.status()).isEqualTo(200);
+        long revokedAt = System.nanoTime();
+        List<Long> refusedAfterMillis = new ArrayList<>();
+        for (String gateway : List.of(a(), b())) {
+            while (Api.get(gateway, usage, key).status() != 401) {
+                assertThat((System.nanoTime() - revokedAt) / 1_000_000).as("still admitted after revocation").isLessThan(1000);
+                sleep(20);
+            }
+            refusedAfterMillis.add((System.nanoTime() - revokedAt) / 1_000_000);
+        }
+        assertThat(refusedAfterMillis).allSatisfy(ms -> assertThat(ms).isLessThan(1000));
+    }
+
+    @Test
+    void preflightIsAnsweredWithoutAKeyAndTheActualRequestNeedsOne() {
+        String usage = "/api/v2/projects/" + edge.seed.projectId() + "/usage";
+        Response preflight = Api.call(a(), "OPTIONS", usage, null, null,
+                Map.of("Origin", "https://bi.example.com", "Access-Control-Request-Method", "GET",
+                        "Access-Control-Request-Headers", "authorization"));
+        assertThat(preflight.status()).isEqualTo(204);
+        assertThat(preflight.header("Access-Control-Allow-Origin")).isEqualTo("*");
+        assertThat(preflight.header("Access-Control-Allow-Methods")).contains("GET");
+        assertThat(preflight.header("Access-Control-Allow-Headers")).containsIgnoringCase("authorization");
+        Response withoutKey = Api.call(a(), "GET", usage, null, null, Map.of("Origin", "https://bi.example.com"));
+        assertError(withoutKey, 401, "unauthorized");
+        assertThat(withoutKey.header("Access-Control-Allow-Origin")).isEqualTo("*");
+        Response withKey = Api.call(a(), "GET", usage, edge.seed.apiKey(), null, Map.of("Origin", "https://bi.example.com"));
+        assertThat(withKey.status()).isEqualTo(200);
+        assertThat(withKey.header("Access-Control-Allow-Origin")).isEqualTo("*");
+        assertThat(withKey.header("Access-Control-Expose-Headers")).contains("X-RateLimit-Remaining");
+    }
+
+    @Test
+    void usageCountsRequestsThroughTheGateway() {
+        String key = createKey(List.of());
+        String usage = "/api/v2/projects/" + edge.seed.otherProjectId() + "/usage";
+        long before = total(Api.get(a(), usage, edge.seed.otherApiKey()));
+        for (int i = 0; i < 5; i++) {
+            Api.get(b(), usage, edge.seed.otherApiKey());
+        }
+        long deadline = System.currentTimeMillis() + 15_000;
+        long after = before;
+        while (System.currentTimeMillis() < deadline && after < before + 6) {
+            sleep(500);
+            after = total(Api.get(a(), usage, edge.seed.otherApiKey()));
+        }
+        // the first read and the five reads counted (later reads may be counted too)
+        assertThat(after).isGreaterThanOrEqualTo(before + 6);
+        assertThat(key).startsWith("svc_live_");
+    }
+
+    @Test
+    void noKeyOrTokenAppearsInAnyLog() throws Exception {
+        String key = createKey(List.of());
+        Api.get(a(), "/api/v2/projects/" + edge.seed.projectId() + "/usage", key);
+        Api.get(a(), "/api/v2/projects/" + edge.seed.projectId() + "/usage", key.substring(0, key.length() - 1) + "0");
+        try (var logs = Files.list(ServiceProcess.logsDir().toPath())) {
+            for (Path log : logs.toList()) {
+                String text = Files.readString(log);
+                for (String secret : List.of(key, edge.seed.apiKey(), edge.seed.otherApiKey(), edge.seed.adminToken(),
+                        key.substring(9, 41))) {
+                    assertThat(text).as(log.toString()).doesNotContain(secret);
+                }
+            }
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static long total(Response usage) {
+        assertThat(usage.status()).as(usage.body()).isEqualTo(200);
+        return ((Number) ((Map<String, Object>) usage.data().get("requests")).get("total")).longValue();
+    }
+
+    /** Fixed windows end on the minute: start a counting test with at least 20 s of window left. */
+    private static void waitForFreshWindow() {
+        long left = 60_000 - System.currentTimeMillis() % 60_000;
+        if (left < 20_000) {
+            sleep(left + 100);
+        }
+    }
+
+    private static byte[] randomBytes(int n) {
+        byte[] bytes = new byte[n];
+        ThreadLocalRandom.current().nextBytes(bytes);
+        return bytes;
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,165 @@
+package dev.visibility.systemtests;
+
+import java.io.File;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One of the suite's processes (a service jar, or Redis) started by the tests exactly as
+ * {@code ./suite up} starts it, with its log in {@code target/process-logs}.
+ */
+public final class ServiceProcess {
+
+    private static final Path ROOT = Path.of(System.getProperty("suite.root", "..")).toAbsolutePath().normalize();
+    private static final Path LOGS = Path.of(System.getProperty("suite.logs", "target/process-logs"));
+
+    private final String name;
+    private final int port;
+    private final Process process;
+    private final Path log;
+
+    private ServiceProcess(String name, int port, Process process, Path log) {
+        this.name = name;
+        this.port = port;
+        this.process = process;
+        this.log = log;
+        Runtime.getRuntime().addShutdownHook(new Thread(this::stop, "stop-" + name));
+    }
+
+    /** Starts {@code <module>/target/<module>.jar} on a free port with the given environment. */
+    public static ServiceProcess startJar(String module, String instance, Map<String, String> env, String... args) {
+        Path jar = ROOT.resolve(module).resolve("target").resolve(module + ".jar");
+        if (!Files.isRegularFile(jar)) {
+            throw new IllegalStateException(jar + " is missing: build the project first (mvn -B verify at the root)");
+        }
+        int port = freePort();
+        List<String> command = new ArrayList<>(List.of(javaBinary(), "-Xms32m", "-Xmx256m", "-XX:+UseSerialGC",
+                "-XX:TieredStopAtLevel=1", "-XX:+ExitOnOutOfMemoryError", "-jar", jar.toString(),
+                "--server.port=" + port, "--server.address=127.0.0.1"));
+        command.addAll(List.of(args));
+        return start(instance, port, command, env);
+    }
+
+    /** Starts a Redis server on a free port, without persistence. */
+    public static ServiceProcess startRedis() {
+        String binary = Files.isExecutable(Path.of("/usr/bin/redis-server")) ? "/usr/bin/redis-server" : "redis-server";
+        int port = freePort();
+        ServiceProcess redis = start("redis", port, List.of(binary, "--port", Integer.toString(port), "--bind", "127.0.0.1",
+                "--save", "", "--appendonly", "no"), Map.of());
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        while (System.nanoTime() < deadline) {
+            try (java.net.Socket socket = new java.net.Socket("127.0.0.1", port)) {
+                return redis;
+            } catch (IOException e) {
+                redis.assertAlive();
+                sleep(100);
+            }
+        }
+        throw new IllegalStateException("redis-server did not listen on " + port + "; see " + redis.log);
+    }
+
+    private static ServiceProcess start(String name, int port, List<String> command, Map<String, String> env) {
+        try {
+            Files.createDirectories(LOGS);
+            Path log = LOGS.resolve(name + ".log");
+            ProcessBuilder builder = new ProcessBuilder(command)
+                    .redirectErrorStream(true)
+                    .redirectOutput(log.toFile())
+                    .directory(ROOT.toFile());
+            builder.environment().putAll(env);
+            return new ServiceProcess(name, port, builder.start(), log);
+        } catch (IOException e) {
+            throw new IllegalStateException("Could not start " + name + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Waits until the Actuator readiness probe answers 200. */
+    public ServiceProcess awaitReady(Duration within) {
+        HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
+        long deadline = System.nanoTime() + within.toNanos();
+        while (System.nanoTime() < deadline) {
+            assertAlive();
+            try {
+                HttpResponse<String> response = client.send(HttpRequest.newBuilder(URI.create(baseUrl() + "/actuator/health/readiness"))
+                        .timeout(Duration.ofSeconds(2)).build(), HttpResponse.BodyHandlers.ofString());
+                if (response.statusCode() == 200) {
+                    return this;
+                }
+            } catch (IOException e) {
+                // not listening yet
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+            sleep(250);
+        }
+        throw new IllegalStateException(name + " was not ready within " + within + "; see " + log);
+    }
+
+    private void assertAlive() {
+        if (!process.isAlive()) {
+            throw new IllegalStateException(name + " exited with " + process.exitValue() + "; see " + log);
+        }
+    }
+
+    public String baseUrl() {
+        return "http://127.0.0.1:" + port;
+    }
+
+    public int port() {
+        return port;
+    }
+
+    public void stop() {
+        if (process.isAlive()) {
+            process.destroy();
+            try {
+                if (!process.waitFor(15, java.util.concurrent.TimeUnit.SECONDS)) {
+                    process.destroyForcibly();
+                }
+            } catch (InterruptedException e) {
+                process.destroyForcibly();
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private static String javaBinary() {
+        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    }
+
+    static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return name + "@" + port + " (" + log + ")";
+    }
+
+    static File logsDir() {
+        return LOGS.toFile();
+    }
+}
