@@ -1,0 +1,231 @@
+{{/*
+The chart name, within the 63 characters of a DNS label.
+*/}}
+{{- define "suite.name" -}}
+{{- default .Chart.Name .Values.nameOverride | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{/*
+The full name: the prefix of every resource name. The release name alone when it already
+contains the chart name.
+*/}}
+{{- define "suite.fullname" -}}
+{{- if .Values.fullnameOverride }}
+{{- .Values.fullnameOverride | trunc 63 | trimSuffix "-" }}
+{{- else }}
+{{- $name := default .Chart.Name .Values.nameOverride }}
+{{- if contains $name .Release.Name }}
+{{- .Release.Name | trunc 63 | trimSuffix "-" }}
+{{- else }}
+{{- printf "%s-%s" .Release.Name $name | trunc 63 | trimSuffix "-" }}
+{{- end }}
+{{- end }}
+{{- end }}
+
+{{/*
+Chart name and version, for the helm.sh/chart label.
+*/}}
+{{- define "suite.chart" -}}
+{{- printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{/*
+Labels of the release-wide resources (ConfigMap, Secret, ServiceAccount).
+*/}}
+{{- define "suite.labels" -}}
+helm.sh/chart: {{ include "suite.chart" . }}
+{{ include "suite.selectorLabels" . }}
+{{- if .Chart.AppVersion }}
+app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
+{{- end }}
+app.kubernetes.io/managed-by: {{ .Release.Service }}
+{{- with .Values.commonLabels }}
+{{ toYaml . }}
+{{- end }}
+{{- end }}
+
+{{/*
+Selector labels of the release-wide resources: name and instance only.
+*/}}
+{{- define "suite.selectorLabels" -}}
+app.kubernetes.io/name: {{ include "suite.name" . }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+{{- end }}
+
+{{/*
+The name of one service's resources (Deployment, Service, HPA, PDB, NetworkPolicy).
+The full name is cut so that the service's own suffix always survives the 63-character limit
+and two services never end up with the same name.
+Call with (dict "root" $ "name" "<service>").
+*/}}
+{{- define "suite.componentName" -}}
+{{- $prefix := include "suite.fullname" .root | trunc (int (sub 62 (len .name))) | trimSuffix "-" }}
+{{- printf "%s-%s" $prefix .name }}
+{{- end }}
+
+{{/*
+Labels of one service's resources. app.kubernetes.io/name is the service, so that the nine
+Deployments select disjoint pods; app.kubernetes.io/part-of names the suite, so that a
+NetworkPolicy can select every pod of the release.
+Call with (dict "root" $ "name" "<service>").
+*/}}
+{{- define "suite.componentLabels" -}}
+helm.sh/chart: {{ include "suite.chart" .root }}
+{{ include "suite.componentSelectorLabels" . }}
+app.kubernetes.io/component: {{ .name }}
+app.kubernetes.io/part-of: {{ include "suite.name" .root }}
+{{- if .root.Chart.AppVersion }}
+app.kubernetes.io/version: {{ .root.Chart.AppVersion | quote }}
+{{- end }}
+app.kubernetes.io/managed-by: {{ .root.Release.Service }}
+{{- with .root.Values.commonLabels }}
+{{ toYaml . }}
+{{- end }}
+{{- end }}
+
+{{/*
+Selector labels of one service: name and instance only.
+Call with (dict "root" $ "name" "<service>").
+*/}}
+{{- define "suite.componentSelectorLabels" -}}
+app.kubernetes.io/name: {{ .name }}
+app.kubernetes.io/instance: {{ .root.Release.Name }}
+{{- end }}
+
+{{/*
+Selects every pod of this release (and only those): what the NetworkPolicies let in.
+*/}}
+{{- define "suite.releasePodLabels" -}}
+app.kubernetes.io/instance: {{ .Release.Name }}
+app.kubernetes.io/part-of: {{ include "suite.name" . }}
+{{- end }}
+
+{{/*
+Whether a service is enabled: it has a block under `services` that does not say enabled: false.
+Call with the service's block; renders "true" or nothing.
+*/}}
+{{- define "suite.enabled" -}}
+{{- if and (kindIs "map" .) (or (not (hasKey . "enabled")) .enabled) }}true{{ end }}
+{{- end }}
+
+{{/*
+The effective settings of one service: `defaults` with the service's own block merged over it
+(maps key by key, lists and plain values replaced). Renders YAML; read it with fromYaml.
+Call with (dict "root" $ "name" "<service>").
+*/}}
+{{- define "suite.serviceConfig" -}}
+{{- $own := get .root.Values.services .name | default dict }}
+{{- $own = omit $own "enabled" "image" "externalUrl" }}
+{{- toYaml (mergeOverwrite (deepCopy .root.Values.defaults) (deepCopy $own)) }}
+{{- end }}
+
+{{/*
+The image of one service: <registry>/<repository>:<tag>, or @<digest> when a digest is given.
+Call with (dict "root" $ "name" "<service>").
+*/}}
+{{- define "suite.image" -}}
+{{- $own := (get .root.Values.services .name | default dict).image | default dict }}
+{{- $registry := $own.registry | default .root.Values.image.registry | trimSuffix "/" }}
+{{- $repository := $own.repository | default .name }}
+{{- if $own.digest }}
+{{- printf "%s/%s@%s" $registry $repository $own.digest }}
+{{- else }}
+{{- $tag := $own.tag | default .root.Values.image.tag | default .root.Chart.AppVersion }}
+{{- printf "%s/%s:%v" $registry $repository $tag }}
+{{- end }}
+{{- end }}
+
+{{/*
+Where the gateway reaches one service: the in-cluster Service, or `externalUrl` of the
+service's block (for a service that is disabled here and runs elsewhere).
+Call with (dict "root" $ "name" "<service>").
+*/}}
+{{- define "suite.serviceUrl" -}}
+{{- $own := get .root.Values.services .name | default dict }}
+{{- if $own.externalUrl }}
+{{- $own.externalUrl }}
+{{- else }}
+{{- $config := include "suite.serviceConfig" . | fromYaml }}
+{{- printf "http://%s:%v" (include "suite.componentName" .) $config.service.port }}
+{{- end }}
+{{- end }}
+
+{{/*
+The ServiceAccount the pods run as.
+*/}}
+{{- define "suite.serviceAccountName" -}}
+{{- if .Values.serviceAccount.create }}
+{{- default (include "suite.fullname" .) .Values.serviceAccount.name }}
+{{- else }}
+{{- default "default" .Values.serviceAccount.name }}
+{{- end }}
+{{- end }}
+
+{{/*
+Whether the chart creates its own Secret: renders "true" or nothing.
+*/}}
+{{- define "suite.createSecret" -}}
+{{- if not .Values.secrets.existingSecret }}true{{ end }}
+{{- end }}
+
+{{/*
+The Secret holding SUITE_INTERNAL_TOKEN_SECRET, SUITE_CURSOR_SECRET and SUITE_WEBHOOK_SECRET_KEY.
+*/}}
+{{- define "suite.secretName" -}}
+{{- default (include "suite.fullname" .) .Values.secrets.existingSecret }}
+{{- end }}
+
+{{/*
+The Secret and key holding the database password, as a secretKeyRef body.
+*/}}
+{{- define "suite.dbPasswordRef" -}}
+{{- if .Values.postgres.passwordSecret.name }}
+name: {{ .Values.postgres.passwordSecret.name }}
+key: {{ .Values.postgres.passwordSecret.key }}
+{{- else }}
+name: {{ include "suite.secretName" . }}
+key: SUITE_DB_PASSWORD
+{{- end }}
+{{- end }}
+
+{{/*
+Facts about the services' code rather than deployment choices: the gateway keeps no database
+(its pom excludes R2DBC and Flyway), only webhook-service encrypts webhook secrets, and only the
+gateway routes to the other services.
+*/}}
+{{- define "suite.usesDatabase" -}}
+{{- if ne . "gateway" }}true{{ end }}
+{{- end }}
+
+{{- define "suite.usesWebhookKey" -}}
+{{- if eq . "webhook-service" }}true{{ end }}
+{{- end }}
+
+{{- define "suite.routesToServices" -}}
+{{- if eq . "gateway" }}true{{ end }}
+{{- end }}
+
+{{/*
+Cross-field rules that values.schema.json cannot state clearly. Rendered for its failures only.
+*/}}
+{{- define "suite.validate" -}}
+{{- if not .Values.secrets.existingSecret }}
+{{- if lt (len .Values.secrets.internalTokenSecret) 32 }}
+{{- fail "secrets.internalTokenSecret must be at least 32 characters (or set secrets.existingSecret)" }}
+{{- end }}
+{{- if lt (len .Values.secrets.cursorSecret) 32 }}
+{{- fail "secrets.cursorSecret must be at least 32 characters (or set secrets.existingSecret)" }}
+{{- end }}
+{{- if and (include "suite.enabled" (get .Values.services "webhook-service")) (not .Values.secrets.webhookSecretKey) }}
+{{- fail "secrets.webhookSecretKey must be set for webhook-service (or set secrets.existingSecret)" }}
+{{- end }}
+{{- if and (not .Values.postgres.passwordSecret.name) (not .Values.postgres.password) }}
+{{- fail "postgres.password must be set (or set postgres.passwordSecret.name or secrets.existingSecret)" }}
+{{- end }}
+{{- end }}
+{{- with .Values.secrets.webhookSecretKey }}
+{{- if not (has (len (b64dec .)) (list 16 24 32)) }}
+{{- fail "secrets.webhookSecretKey must be the base64 of a 16, 24 or 32-byte AES key" }}
+{{- end }}
+{{- end }}
+{{- end }}
