@@ -1,0 +1,54 @@
+package dev.visibility.auth.internal;
+
+import dev.visibility.auth.config.Db;
+import dev.visibility.auth.keys.ActiveApiKey;
+import dev.visibility.auth.keys.ApiKeyRepository;
+import dev.visibility.auth.members.MemberTokens;
+import dev.visibility.auth.secrets.Secrets;
+import dev.visibility.platform.error.InvalidParameter;
+import dev.visibility.platform.error.NotFound;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * The gateway's lookups on a cache miss, by SHA-256 of the credential (the credential itself
+ * never travels here). The platform lets only tokens with scope {@code internal} reach
+ * {@code /internal/**}. Unknown, revoked and expired credentials are one 404.
+ */
+@RestController
+class InternalLookupController {
+
+    private final ApiKeyRepository keys;
+    private final MemberTokens memberTokens;
+
+    InternalLookupController(ApiKeyRepository keys, MemberTokens memberTokens) {
+        this.keys = keys;
+        this.memberTokens = memberTokens;
+    }
+
+    @GetMapping("/internal/v1/api-keys/{keyHash}")
+    ApiKeyLookup apiKey(@PathVariable String keyHash) {
+        ActiveApiKey key = Db.await(keys.findActiveByHash(requireHash("keyHash", keyHash)));
+        if (key == null) {
+            throw new NotFound("No active API key has this hash");
+        }
+        return ApiKeyLookup.of(key);
+    }
+
+    @GetMapping("/internal/v1/member-tokens/{tokenHash}")
+    MemberTokenLookup memberToken(@PathVariable String tokenHash) {
+        MemberTokens.TokenOwner owner = Db.await(memberTokens.findActive(requireHash("tokenHash", tokenHash)));
+        if (owner == null) {
+            throw new NotFound("No valid member token has this hash");
+        }
+        return new MemberTokenLookup(owner.memberId().toString(), owner.accountId().toString());
+    }
+
+    private static String requireHash(String name, String value) {
+        if (!Secrets.isSha256Hex(value)) {
+            throw new InvalidParameter(name, "Parameter '" + name + "' must be 64 lowercase hex characters (a SHA-256)");
+        }
+        return value;
+    }
+}

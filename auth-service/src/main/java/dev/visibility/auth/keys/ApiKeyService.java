@@ -1,0 +1,114 @@
+package dev.visibility.auth.keys;
+
+import java.time.Instant;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+import dev.visibility.auth.accounts.Member;
+import dev.visibility.auth.accounts.MemberAccess;
+import dev.visibility.auth.accounts.Permissions;
+import dev.visibility.auth.accounts.ProjectAccess;
+import dev.visibility.auth.config.Db;
+import dev.visibility.platform.error.Forbidden;
+import dev.visibility.platform.error.NotFound;
+import dev.visibility.platform.events.ApiKeyChanged;
+import dev.visibility.platform.events.Topics;
+import dev.visibility.platform.outbox.OutboxWriter;
+import dev.visibility.platform.query.QueryParams;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.reactive.TransactionalOperator;
+import reactor.core.publisher.Mono;
+
+/**
+ * Creation, listing and revocation of API keys. Every creation and revocation appends an
+ * {@link ApiKeyChanged} to {@code auth.keys} (keyed by the key hash) in the same transaction,
+ * so gateways learn of a revocation exactly when it is committed (DESIGN.md, request path 6).
+ */
+@Service
+public class ApiKeyService {
+
+    static final String EVENT_TYPE = "ApiKeyChanged";
+
+    private final ApiKeyRepository keys;
+    private final MemberAccess access;
+    private final OutboxWriter outbox;
+    private final TransactionalOperator tx;
+    private final ApiKeyProperties properties;
+
+    public ApiKeyService(ApiKeyRepository keys, MemberAccess access, OutboxWriter outbox, TransactionalOperator tx,
+            ApiKeyProperties properties) {
+        this.keys = keys;
+        this.access = access;
+        this.outbox = outbox;
+        this.tx = tx;
+        this.properties = properties;
+    }
+
+    /** A created key with its secret, to be handed over once. */
+    public record CreatedApiKey(UUID id, UUID projectId, String name, NewApiKey key, List<String> narrowedScopes,
+            Instant createdAt) {
+
+        public ApiKeyCreated toResponse() {
+            return new ApiKeyCreated(id.toString(), name, key.visiblePrefix(), ApiKeyScopes.effective(narrowedScopes),
+                    narrowedScopes == null, createdAt, key.key());
+        }
+    }
+
+    /**
+     * Inserts a new key with its CREATED event; joins the caller's transaction (run it inside
+     * {@link TransactionalOperator#transactional}). {@code narrowedScopes} null keeps the defaults.
+     */
+    public Mono<CreatedApiKey> create(UUID projectId, String name, List<String> narrowedScopes, UUID createdBy) {
+        return Mono.defer(() -> {
+            NewApiKey key = NewApiKey.generate(properties.prefix());
+            UUID id = UUID.randomUUID();
+            return keys.insert(id, projectId, name, key, narrowedScopes, createdBy)
+                    .flatMap(createdAt -> publish(ApiKeyChanged.Change.CREATED, key.hash(), id, projectId,
+                            narrowedScopes, createdAt)
+                            .thenReturn(new CreatedApiKey(id, projectId, name, key, narrowedScopes, createdAt)));
+        });
+    }
+
+    /** Spec 5.2, 5.3: members with {@code settings.manage}, on a plan with API access. */
+    ApiKeyCreated createForMember(Member member, String projectId, CreateApiKeyRequest request) {
+        ProjectAccess project = access.requireProject(member, projectId);
+        project.requirePermission(Permissions.SETTINGS_MANAGE);
+        if (!project.plan().apiAccess()) {
+            throw new Forbidden("API keys need the API Access entitlement of the Plus plan or above",
+                    "plan_without_api_access");
+        }
+        String name = request.validName();
+        List<String> scopes = request.validScopes();
+        return Db.await(tx.transactional(create(project.id(), name, scopes, member.id()))).toResponse();
+    }
+
+    ApiKeyList list(Member member, String projectId) {
+        ProjectAccess project = access.requireProject(member, projectId);
+        project.requireMembership();
+        return new ApiKeyList(Db.await(keys.listByProject(project.id()).map(ApiKeySummary::of).collectList()));
+    }
+
+    /** Spec 5.3: immediate and permanent; a repeated revocation answers the first one's time. */
+    ApiKeyRevoked revoke(Member member, String projectId, String keyId) {
+        UUID project = QueryParams.pathUuid("projectId", projectId);
+        UUID key = QueryParams.pathUuid("keyId", keyId);
+        access.requireProject(member, project.toString()).requirePermission(Permissions.SETTINGS_MANAGE);
+        Optional<Instant> revokedNow = Db.awaitOptional(tx.transactional(keys.revoke(key, project)
+                .flatMap(revoked -> publish(ApiKeyChanged.Change.REVOKED, revoked.keyHash(), key, project,
+                        revoked.scopes(), revoked.revokedAt()).thenReturn(revoked.revokedAt()))));
+        Instant revokedAt = revokedNow.orElseGet(() -> Db.await(keys.revokedAt(key, project)));
+        if (revokedAt == null) {
+            throw new NotFound("No API key with this id exists in the project");
+        }
+        return new ApiKeyRevoked(key.toString(), revokedAt);
+    }
+
+    private Mono<Void> publish(ApiKeyChanged.Change change, String keyHash, UUID keyId, UUID projectId,
+            List<String> narrowedScopes, Instant occurredAt) {
+        ApiKeyChanged event = new ApiKeyChanged(UUID.randomUUID(), change, keyHash, keyId.toString(), projectId.toString(),
+                new LinkedHashSet<>(ApiKeyScopes.effective(narrowedScopes)), occurredAt);
+        return outbox.append(Topics.AUTH_KEYS, keyHash, event.eventId(), EVENT_TYPE, event);
+    }
+}

@@ -1,0 +1,50 @@
+package dev.visibility.auth.local;
+
+import java.nio.file.Path;
+
+import dev.visibility.auth.accounts.AccountRepository;
+import dev.visibility.auth.keys.ApiKeyService;
+import dev.visibility.auth.members.MemberTokens;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.ApplicationRunner;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Profile;
+import org.springframework.r2dbc.core.DatabaseClient;
+import org.springframework.transaction.reactive.TransactionalOperator;
+import tools.jackson.databind.ObjectMapper;
+
+/** In local mode only: seed the demo account on the first start; later starts find data and do nothing. */
+@Configuration(proxyBeanMethods = false)
+@Profile("local")
+@ConditionalOnProperty(prefix = "suite.local", name = "seed-enabled", havingValue = "true", matchIfMissing = true)
+class LocalSeedConfiguration {
+
+    private static final Logger log = LoggerFactory.getLogger(LocalSeedConfiguration.class);
+
+    @Bean
+    LocalSeeder localSeeder(DatabaseClient db, AccountRepository accounts, ApiKeyService keys, MemberTokens memberTokens,
+            TransactionalOperator tx, ObjectMapper mapper) {
+        return new LocalSeeder(db, accounts, keys, memberTokens, tx, mapper);
+    }
+
+    @Bean
+    ApplicationRunner localSeedRunner(LocalSeeder seeder, LocalSeedProperties properties) {
+        return arguments -> {
+            Path file = properties.seedPath();
+            seeder.seedIfEmpty(file).ifPresentOrElse(
+                    credentials -> {
+                        if (file == null) {
+                            log.warn("Seeded local demo account {}; suite.local.seed-file is not set, so its credentials are shown nowhere",
+                                    credentials.accountId());
+                        } else {
+                            log.info("Seeded local demo account {}; credentials written to {}", credentials.accountId(),
+                                    file.toAbsolutePath());
+                        }
+                    },
+                    () -> log.info("Accounts exist already; local seeding skipped"));
+        };
+    }
+}

@@ -1,0 +1,122 @@
+package dev.visibility.auth.local;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+
+import dev.visibility.auth.accounts.AccountRepository;
+import dev.visibility.auth.accounts.MemberRole;
+import dev.visibility.auth.accounts.Plan;
+import dev.visibility.auth.config.Db;
+import dev.visibility.auth.keys.ApiKeyScopes;
+import dev.visibility.auth.keys.ApiKeyService;
+import dev.visibility.auth.keys.ApiKeyService.CreatedApiKey;
+import dev.visibility.auth.members.MemberTokens;
+import org.springframework.r2dbc.core.DatabaseClient;
+import org.springframework.transaction.reactive.TransactionalOperator;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
+import tools.jackson.databind.ObjectMapper;
+
+/**
+ * Creates the local demo: one Plus account, its owner, "Demo project" (feature agent-picks) and
+ * "Other demo project" (to prove isolation), a key with every scope of spec 5.5 for each (explicit
+ * grants included) and a long-lived member token for the account API. Everything, the seed file
+ * included, happens in one transaction: a file that cannot be written leaves no data behind, so
+ * the next start tries again.
+ */
+public class LocalSeeder {
+
+    static final Duration ADMIN_TOKEN_LIFETIME = Duration.ofDays(3650);
+    private static final Set<PosixFilePermission> OWNER_ONLY = PosixFilePermissions.fromString("rw-------");
+    // one seeder at a time across replicas sharing the database
+    private static final long LOCK_KEY = 0x6175746873656564L;
+
+    private final DatabaseClient db;
+    private final AccountRepository accounts;
+    private final ApiKeyService keys;
+    private final MemberTokens memberTokens;
+    private final TransactionalOperator tx;
+    private final ObjectMapper mapper;
+
+    public LocalSeeder(DatabaseClient db, AccountRepository accounts, ApiKeyService keys, MemberTokens memberTokens,
+            TransactionalOperator tx, ObjectMapper mapper) {
+        this.db = db;
+        this.accounts = accounts;
+        this.keys = keys;
+        this.memberTokens = memberTokens;
+        this.tx = tx;
+        this.mapper = mapper;
+    }
+
+    /** Seeds when no account exists yet; answers the credentials, or empty when data was already there. */
+    public Optional<SeedCredentials> seedIfEmpty(Path seedFile) {
+        return Db.awaitOptional(tx.transactional(lock()
+                .then(accounts.anyAccountExists())
+                .flatMap(exists -> exists ? Mono.<SeedCredentials>empty() : createDemo(seedFile))));
+    }
+
+    /** Seeds a demo account whatever exists already. */
+    public SeedCredentials seed(Path seedFile) {
+        return Db.await(tx.transactional(lock().then(createDemo(seedFile))));
+    }
+
+    private Mono<Void> lock() {
+        return db.sql("SELECT pg_advisory_xact_lock(:key)").bind("key", LOCK_KEY).then();
+    }
+
+    private Mono<SeedCredentials> createDemo(Path seedFile) {
+        return accounts.createAccount("Demo account", Plan.PLUS)
+                .flatMap(accountId -> accounts.createMember(accountId, "admin@example.com", "Local admin", MemberRole.OWNER)
+                        .flatMap(ownerId -> demoProject(accountId, ownerId, "Demo project", List.of("agent-picks"))
+                                .flatMap(demo -> demoProject(accountId, ownerId, "Other demo project", List.of())
+                                        .flatMap(other -> memberTokens.issue(ownerId, Instant.now().plus(ADMIN_TOKEN_LIFETIME))
+                                                .map(token -> new SeedCredentials(accountId.toString(),
+                                                        demo.projectId().toString(), demo.key().key(),
+                                                        other.projectId().toString(), other.key().key(), token))))))
+                .flatMap(credentials -> seedFile == null ? Mono.just(credentials)
+                        : Mono.fromRunnable(() -> write(seedFile, credentials))
+                                .subscribeOn(Schedulers.boundedElastic())
+                                .thenReturn(credentials));
+    }
+
+    private Mono<CreatedApiKey> demoProject(UUID accountId, UUID ownerId, String name, List<String> features) {
+        return accounts.createProject(accountId, name, features)
+                .flatMap(projectId -> keys.create(projectId, "Local demo key", ApiKeyScopes.ALL, ownerId));
+    }
+
+    /** Writes the file readable by its owner only, atomically: a reader never sees half of it. */
+    private void write(Path seedFile, SeedCredentials credentials) {
+        try {
+            Path target = seedFile.toAbsolutePath();
+            Path directory = target.getParent();
+            Files.createDirectories(directory);
+            boolean posix = directory.getFileSystem().supportedFileAttributeViews().contains("posix");
+            Path temporary = posix
+                    ? Files.createTempFile(directory, ".seed-", ".tmp", PosixFilePermissions.asFileAttribute(OWNER_ONLY))
+                    : Files.createTempFile(directory, ".seed-", ".tmp");
+            try {
+                if (!posix) {
+                    temporary.toFile().setReadable(false, false);
+                    temporary.toFile().setReadable(true, true);
+                }
+                Files.write(temporary, mapper.writerWithDefaultPrettyPrinter().writeValueAsBytes(credentials));
+                Files.move(temporary, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            } finally {
+                Files.deleteIfExists(temporary);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("Could not write the local seed file " + seedFile, e);
+        }
+    }
+}

@@ -1,0 +1,108 @@
+package dev.visibility.auth.local;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.UUID;
+
+import dev.visibility.auth.accounts.AccountRepository;
+import dev.visibility.auth.accounts.MemberAccess;
+import dev.visibility.auth.keys.ApiKeyProperties;
+import dev.visibility.auth.keys.ApiKeyRepository;
+import dev.visibility.auth.keys.ApiKeyService;
+import dev.visibility.auth.members.MemberTokens;
+import dev.visibility.auth.secrets.Secrets;
+import dev.visibility.platform.outbox.OutboxWriter;
+import dev.visibility.platform.testing.SharedInfrastructure;
+import io.r2dbc.spi.ConnectionFactories;
+import io.r2dbc.spi.ConnectionFactory;
+import io.r2dbc.spi.ConnectionFactoryOptions;
+import org.flywaydb.core.Flyway;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.r2dbc.connection.R2dbcTransactionManager;
+import org.springframework.r2dbc.core.DatabaseClient;
+import org.springframework.transaction.reactive.TransactionalOperator;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * "On startup, when no account exists, seed; on later starts do nothing", proved on a schema of
+ * its own (migrated by the service's Flyway scripts), since the shared test schema always holds
+ * other tests' accounts.
+ */
+class LocalSeederFirstStartTest {
+
+    @TempDir
+    Path directory;
+
+    private DatabaseClient db;
+    private LocalSeeder seeder;
+    private ApiKeyRepository keys;
+    private MemberTokens memberTokens;
+
+    @BeforeEach
+    void freshSchema() {
+        String schema = "auth_seed_" + UUID.randomUUID().toString().replace("-", "");
+        Flyway.configure()
+                .dataSource(SharedInfrastructure.jdbcUrl(), SharedInfrastructure.USER, SharedInfrastructure.PASSWORD)
+                .schemas(schema).defaultSchema(schema)
+                .locations("classpath:db/migration", "classpath:db/platform")
+                .load().migrate();
+        ConnectionFactory connections = ConnectionFactories.get(ConnectionFactoryOptions.parse(
+                "r2dbc:postgresql://localhost:" + SharedInfrastructure.postgres().getPort() + "/" + SharedInfrastructure.DATABASE
+                        + "?schema=" + schema)
+                .mutate()
+                .option(ConnectionFactoryOptions.USER, SharedInfrastructure.USER)
+                .option(ConnectionFactoryOptions.PASSWORD, SharedInfrastructure.PASSWORD)
+                .build());
+        db = DatabaseClient.create(connections);
+        TransactionalOperator tx = TransactionalOperator.create(new R2dbcTransactionManager(connections));
+        JsonMapper mapper = JsonMapper.builder().build();
+        AccountRepository accounts = new AccountRepository(db);
+        keys = new ApiKeyRepository(db);
+        memberTokens = new MemberTokens(db);
+        ApiKeyService service = new ApiKeyService(keys, new MemberAccess(accounts), new OutboxWriter(db, mapper), tx,
+                new ApiKeyProperties(null));
+        seeder = new LocalSeeder(db, accounts, service, memberTokens, tx, mapper);
+    }
+
+    private long count(String table) {
+        return db.sql("SELECT count(*) AS n FROM " + table).map(row -> row.get("n", Long.class)).one().block(Duration.ofSeconds(10));
+    }
+
+    @Test
+    void firstStartSeedsAndLaterStartsDoNothing() throws Exception {
+        Path first = directory.resolve("first.json");
+        Optional<SeedCredentials> seeded = seeder.seedIfEmpty(first);
+        assertThat(seeded).isPresent();
+        assertThat(Files.readString(first)).contains(seeded.get().apiKey(), seeded.get().adminToken());
+        assertThat(keys.findActiveByHash(Secrets.sha256Hex(seeded.get().apiKey())).block(Duration.ofSeconds(10)))
+                .satisfies(key -> assertThat(key.projectId().toString()).isEqualTo(seeded.get().projectId()));
+        assertThat(memberTokens.findActive(Secrets.sha256Hex(seeded.get().adminToken())).block(Duration.ofSeconds(10))).isNotNull();
+        assertThat(count("accounts")).isOne();
+        assertThat(count("projects")).isEqualTo(2);
+        // every key creation is published on auth.keys, seeded ones included
+        assertThat(count("outbox")).isEqualTo(2);
+
+        Path later = directory.resolve("later.json");
+        assertThat(seeder.seedIfEmpty(later)).isEmpty();
+        assertThat(later).doesNotExist();
+        assertThat(count("accounts")).isOne();
+        assertThat(count("api_keys")).isEqualTo(2);
+    }
+
+    @Test
+    void unwritableSeedFileLeavesNoDataSoTheNextStartSeedsAgain() throws Exception {
+        Path blocker = Files.writeString(directory.resolve("a-file"), "not a directory");
+        assertThatThrownBy(() -> seeder.seedIfEmpty(blocker.resolve("credentials.json"))).isInstanceOf(RuntimeException.class);
+        assertThat(count("accounts")).isZero();
+        assertThat(count("outbox")).isZero();
+
+        assertThat(seeder.seedIfEmpty(directory.resolve("credentials.json"))).isPresent();
+    }
+}

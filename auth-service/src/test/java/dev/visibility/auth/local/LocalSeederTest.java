@@ -1,0 +1,102 @@
+package dev.visibility.auth.local;
+
+import static dev.visibility.auth.support.Http.data;
+import static dev.visibility.auth.support.Http.json;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import dev.visibility.auth.accounts.AccountRepository;
+import dev.visibility.auth.accounts.Permissions;
+import dev.visibility.auth.keys.ApiKeyScopes;
+import dev.visibility.auth.keys.ApiKeyService;
+import dev.visibility.auth.members.MemberTokens;
+import dev.visibility.auth.secrets.Secrets;
+import dev.visibility.auth.support.Http;
+import dev.visibility.auth.support.TestAccounts;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.http.HttpHeaders;
+import org.springframework.r2dbc.core.DatabaseClient;
+import org.springframework.test.web.reactive.server.WebTestClient;
+import org.springframework.transaction.reactive.TransactionalOperator;
+import tools.jackson.databind.ObjectMapper;
+
+/**
+ * Local mode seeding (DESIGN.md, local suite): the seed file holds six fields, only its owner may
+ * read it, and the seeded key, other key and admin token work against this service at once.
+ * The seeder is driven directly, so that every test class keeps one shared context.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+class LocalSeederTest {
+
+    @LocalServerPort
+    int port;
+    @Autowired
+    DatabaseClient db;
+    @Autowired
+    AccountRepository accounts;
+    @Autowired
+    ApiKeyService keys;
+    @Autowired
+    MemberTokens memberTokens;
+    @Autowired
+    TransactionalOperator tx;
+    @Autowired
+    ObjectMapper mapper;
+
+    @TempDir
+    Path directory;
+
+    private WebTestClient client;
+
+    @BeforeEach
+    void setUp() {
+        client = WebTestClient.bindToServer().baseUrl("http://localhost:" + port).build();
+    }
+
+    @Test
+    void seedWritesSixFieldsForItsOwnerOnlyAndTheCredentialsWork() throws Exception {
+        Path file = directory.resolve("not/yet/there/credentials.json");
+        SeedCredentials seeded = new LocalSeeder(db, accounts, keys, memberTokens, tx, mapper).seed(file);
+
+        Map<String, Object> written = Http.parse(Files.readString(file));
+        assertThat(written.keySet()).containsExactlyInAnyOrder("accountId", "projectId", "apiKey", "otherProjectId", "otherApiKey",
+                "adminToken");
+        assertThat(written).containsEntry("apiKey", seeded.apiKey()).containsEntry("adminToken", seeded.adminToken());
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file))).isEqualTo("rw-------");
+        assertThat(seeded.apiKey()).matches("^svc_live_[0-9a-f]{64}$");
+        assertThat(seeded.otherApiKey()).matches("^svc_live_[0-9a-f]{64}$").isNotEqualTo(seeded.apiKey());
+        assertThat(seeded.adminToken()).matches("^mat_[0-9a-f]{64}$");
+        assertThat(seeded.toString()).doesNotContain(seeded.apiKey(), seeded.otherApiKey(), seeded.adminToken());
+
+        assertThat(lookup("api-keys", seeded.apiKey())).containsEntry("projectId", seeded.projectId())
+                .containsEntry("accountId", seeded.accountId()).containsEntry("scopes", ApiKeyScopes.ALL)
+                .containsEntry("features", List.of("agent-picks")).containsEntry("plan", "plus").containsEntry("apiAccess", true);
+        assertThat(lookup("api-keys", seeded.otherApiKey())).containsEntry("projectId", seeded.otherProjectId())
+                .containsEntry("scopes", ApiKeyScopes.ALL).containsEntry("features", List.of());
+
+        Map<String, Object> admin = lookup("member-tokens", seeded.adminToken());
+        assertThat(admin).containsEntry("accountId", seeded.accountId());
+        String bearer = TestAccounts.memberBearer(UUID.fromString(seeded.accountId()), UUID.fromString((String) admin.get("memberId")));
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> projects = (List<Map<String, Object>>) data(json(client.get().uri("/api/v2/account/projects")
+                .header(HttpHeaders.AUTHORIZATION, bearer), 200)).get("projects");
+        assertThat(projects).extracting(p -> p.get("name")).containsExactlyInAnyOrder("Demo project", "Other demo project");
+        assertThat(projects).allSatisfy(p -> assertThat(p).containsEntry("permissions", Permissions.ALL));
+    }
+
+    private Map<String, Object> lookup(String kind, String secret) {
+        return json(client.get().uri("/internal/v1/" + kind + "/" + Secrets.sha256Hex(secret))
+                .header(HttpHeaders.AUTHORIZATION, TestAccounts.internalBearer()), 200);
+    }
+}

@@ -1,0 +1,83 @@
+package dev.visibility.auth.support;
+
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+
+import dev.visibility.auth.accounts.AccountRepository;
+import dev.visibility.auth.accounts.MemberRole;
+import dev.visibility.auth.accounts.Plan;
+import dev.visibility.auth.config.Db;
+import dev.visibility.platform.security.Caller;
+import dev.visibility.platform.testing.TestTokens;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.reactive.TransactionalOperator;
+
+/**
+ * Fresh accounts, projects and members for every test (so tests never depend on each other or
+ * on their order), written through the service's own repository, and the internal tokens the
+ * gateway would mint for them. Test-only; found by component scanning in every test context.
+ */
+@Component
+public class TestAccounts {
+
+    private final AccountRepository accounts;
+    private final TransactionalOperator tx;
+
+    public TestAccounts(AccountRepository accounts, TransactionalOperator tx) {
+        this.accounts = accounts;
+        this.tx = tx;
+    }
+
+    /** An account with its owner and one project. */
+    public record Team(UUID accountId, UUID ownerId, UUID projectId) {
+
+        /** The owner's token for the account API: member and account, no project. */
+        public String ownerBearer() {
+            return memberBearer(accountId, ownerId);
+        }
+    }
+
+    public Team team(Plan plan, String... features) {
+        UUID account = account(plan);
+        UUID owner = member(account, MemberRole.OWNER);
+        return new Team(account, owner, project(account, "Project " + UUID.randomUUID(), features));
+    }
+
+    public UUID account(Plan plan) {
+        return Db.await(accounts.createAccount("Account " + UUID.randomUUID(), plan));
+    }
+
+    public UUID project(UUID accountId, String name, String... features) {
+        return Db.await(accounts.createProject(accountId, name, List.of(features)));
+    }
+
+    public UUID member(UUID accountId, MemberRole role) {
+        UUID unique = UUID.randomUUID();
+        return Db.await(accounts.createMember(accountId, unique + "@example.com", "Member " + unique, role));
+    }
+
+    public void grant(UUID projectId, UUID memberId, String... permissions) {
+        Db.await(tx.transactional(accounts.grant(projectId, memberId, List.of(permissions))));
+    }
+
+    public void pause(UUID projectId) {
+        Db.await(accounts.setPaused(projectId, true));
+    }
+
+    public static String memberBearer(UUID accountId, UUID memberId) {
+        return TestTokens.bearer(TestTokens.mint(
+                new Caller(accountId.toString(), null, null, null, memberId.toString(), Set.of(), Set.of())));
+    }
+
+    /** What the gateway forwards for an API key of the project. */
+    public static String keyBearer(UUID accountId, UUID projectId, Set<String> scopes) {
+        return TestTokens.bearer(TestTokens.mint(new Caller(accountId.toString(), projectId.toString(),
+                UUID.randomUUID().toString(), null, null, scopes, Set.of())));
+    }
+
+    /** The gateway's own token for {@code /internal/**}. */
+    public static String internalBearer() {
+        return TestTokens.bearer(TestTokens.mint(new Caller(null, null, null, null, null, Set.of("internal"), Set.of())));
+    }
+}
