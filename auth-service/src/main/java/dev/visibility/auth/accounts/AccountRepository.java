@@ -30,14 +30,20 @@ public class AccountRepository {
     }
 
     public Mono<UUID> createAccount(String name, Plan plan) {
-        UUID id = UUID.randomUUID();
+        return createAccount(UUID.randomUUID(), name, plan);
+    }
+
+    public Mono<UUID> createAccount(UUID id, String name, Plan plan) {
         return db.sql("INSERT INTO accounts (id, name, plan) VALUES (:id, :name, :plan)")
                 .bind("id", id).bind("name", name).bind("plan", plan.value())
                 .then().thenReturn(id);
     }
 
     public Mono<UUID> createProject(UUID accountId, String name, Collection<String> features) {
-        UUID id = UUID.randomUUID();
+        return createProject(UUID.randomUUID(), accountId, name, features);
+    }
+
+    public Mono<UUID> createProject(UUID id, UUID accountId, String name, Collection<String> features) {
         return db.sql("INSERT INTO projects (id, account_id, name, features) VALUES (:id, :account, :name, :features)")
                 .bind("id", id).bind("account", accountId).bind("name", name)
                 .bind("features", features.toArray(String[]::new))

@@ -26,8 +26,8 @@ class LocalSeedConfiguration {
 
     @Bean
     LocalSeeder localSeeder(DatabaseClient db, AccountRepository accounts, ApiKeyService keys, MemberTokens memberTokens,
-            TransactionalOperator tx, ObjectMapper mapper) {
-        return new LocalSeeder(db, accounts, keys, memberTokens, tx, mapper);
+            TransactionalOperator tx, ObjectMapper mapper, LocalSeedProperties properties) {
+        return new LocalSeeder(db, accounts, keys, memberTokens, tx, mapper, properties.demo());
     }
 
     @Bean

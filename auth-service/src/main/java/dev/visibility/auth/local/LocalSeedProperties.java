@@ -9,9 +9,20 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  *
  * @param seedEnabled whether to seed the demo account on a first start (default true)
  * @param seedFile    where to write the seeded credentials as JSON (permissions 600); blank: nowhere
+ * @param demo        fixed ids of the demo account and projects ({@code suite.local.demo.*}); the suite
+ *                    generates them once and gives them to every service, so that the services that
+ *                    publish demo data know the projects before auth-service has seeded them
  */
 @ConfigurationProperties("suite.local")
-public record LocalSeedProperties(Boolean seedEnabled, String seedFile) {
+public record LocalSeedProperties(Boolean seedEnabled, String seedFile, DemoIds demo) {
+
+    /** Each id may be blank: a random one is used then. */
+    public record DemoIds(String accountId, String projectId, String otherProjectId) {
+
+        static java.util.UUID idOr(String value) {
+            return value == null || value.isBlank() ? java.util.UUID.randomUUID() : java.util.UUID.fromString(value);
+        }
+    }
 
     public LocalSeedProperties {
         seedEnabled = seedEnabled == null || seedEnabled;

@@ -48,9 +48,17 @@ public class LocalSeeder {
     private final MemberTokens memberTokens;
     private final TransactionalOperator tx;
     private final ObjectMapper mapper;
+    private final LocalSeedProperties.DemoIds demoIds;
 
     public LocalSeeder(DatabaseClient db, AccountRepository accounts, ApiKeyService keys, MemberTokens memberTokens,
             TransactionalOperator tx, ObjectMapper mapper) {
+        this(db, accounts, keys, memberTokens, tx, mapper, null);
+    }
+
+    /** With fixed ids for the demo account and projects (any of them may be blank). */
+    public LocalSeeder(DatabaseClient db, AccountRepository accounts, ApiKeyService keys, MemberTokens memberTokens,
+            TransactionalOperator tx, ObjectMapper mapper, LocalSeedProperties.DemoIds demoIds) {
+        this.demoIds = demoIds;
         this.db = db;
         this.accounts = accounts;
         this.keys = keys;
@@ -76,10 +84,13 @@ public class LocalSeeder {
     }
 
     private Mono<SeedCredentials> createDemo(Path seedFile) {
-        return accounts.createAccount("Demo account", Plan.PLUS)
+        LocalSeedProperties.DemoIds ids = demoIds == null ? new LocalSeedProperties.DemoIds(null, null, null) : demoIds;
+        return accounts.createAccount(LocalSeedProperties.DemoIds.idOr(ids.accountId()), "Demo account", Plan.PLUS)
                 .flatMap(accountId -> accounts.createMember(accountId, "admin@example.com", "Local admin", MemberRole.OWNER)
-                        .flatMap(ownerId -> demoProject(accountId, ownerId, "Demo project", List.of("agent-picks"))
-                                .flatMap(demo -> demoProject(accountId, ownerId, "Other demo project", List.of())
+                        .flatMap(ownerId -> demoProject(LocalSeedProperties.DemoIds.idOr(ids.projectId()), accountId, ownerId,
+                                "Demo project", List.of("agent-picks"))
+                                .flatMap(demo -> demoProject(LocalSeedProperties.DemoIds.idOr(ids.otherProjectId()), accountId,
+                                        ownerId, "Other demo project", List.of())
                                         .flatMap(other -> memberTokens.issue(ownerId, Instant.now().plus(ADMIN_TOKEN_LIFETIME))
                                                 .map(token -> new SeedCredentials(accountId.toString(),
                                                         demo.projectId().toString(), demo.key().key(),
@@ -90,9 +101,9 @@ public class LocalSeeder {
                                 .thenReturn(credentials));
     }
 
-    private Mono<CreatedApiKey> demoProject(UUID accountId, UUID ownerId, String name, List<String> features) {
-        return accounts.createProject(accountId, name, features)
-                .flatMap(projectId -> keys.create(projectId, "Local demo key", ApiKeyScopes.ALL, ownerId));
+    private Mono<CreatedApiKey> demoProject(UUID projectId, UUID accountId, UUID ownerId, String name, List<String> features) {
+        return accounts.createProject(projectId, accountId, name, features)
+                .flatMap(created -> keys.create(created, "Local demo key", ApiKeyScopes.ALL, ownerId));
     }
 
     /** Writes the file readable by its owner only, atomically: a reader never sees half of it. */

@@ -95,6 +95,21 @@ class LocalSeederTest {
         assertThat(projects).allSatisfy(p -> assertThat(p).containsEntry("permissions", Permissions.ALL));
     }
 
+    @Test
+    void fixedDemoIdsFromTheSuiteAreUsedSoOtherServicesKnowTheProjectsInAdvance() {
+        UUID account = UUID.randomUUID();
+        UUID project = UUID.randomUUID();
+        UUID other = UUID.randomUUID();
+        SeedCredentials seeded = new LocalSeeder(db, accounts, keys, memberTokens, tx, mapper,
+                new LocalSeedProperties.DemoIds(account.toString(), project.toString(), other.toString()))
+                .seed(directory.resolve("fixed.json"));
+        assertThat(seeded.accountId()).isEqualTo(account.toString());
+        assertThat(seeded.projectId()).isEqualTo(project.toString());
+        assertThat(seeded.otherProjectId()).isEqualTo(other.toString());
+        assertThat(lookup("api-keys", seeded.apiKey())).containsEntry("projectId", project.toString())
+                .containsEntry("accountId", account.toString());
+    }
+
     private Map<String, Object> lookup(String kind, String secret) {
         return json(client.get().uri("/internal/v1/" + kind + "/" + Secrets.sha256Hex(secret))
                 .header(HttpHeaders.AUTHORIZATION, TestAccounts.internalBearer()), 200);
