@@ -1,0 +1,97 @@
+package dev.visibility.visibility.agentpicks;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+
+/**
+ * {@code data} of E1 (spec 2.2): exactly the members of 2.2 at every level, snake_case, every
+ * member present (nulls written explicitly). What is withheld is decided by {@link Withholding}.
+ */
+public record AgentPicksRunDetail(Run run, Context context, Pick pick, Evidence evidence) {
+
+    public record Run(
+            UUID id,
+            @JsonProperty("test_id") UUID testId,
+            @JsonProperty("test_kind") String testKind,
+            @JsonProperty("test_status") String testStatus,
+            String agent,
+            String model,
+            int repetition,
+            String status,
+            @JsonProperty("created_at") Instant createdAt,
+            @JsonProperty("started_at") Instant startedAt,
+            @JsonProperty("completed_at") Instant completedAt,
+            @JsonProperty("early_stopped") boolean earlyStopped,
+            @JsonProperty("wall_ms") Long wallMs,
+            @JsonProperty("has_error") boolean hasError) {
+    }
+
+    public record Context(
+            Environment environment,
+            @JsonProperty("request_withheld") boolean requestWithheld,
+            @JsonProperty("job_withheld") boolean jobWithheld,
+            String request,
+            String intent,
+            String job,
+            @JsonProperty("classifier_version") String classifierVersion,
+            @JsonProperty("agent_timeout_sec") Double agentTimeoutSec) {
+    }
+
+    public record Environment(String id, String slug, String name, String framework) {
+    }
+
+    public record Pick(
+            String outcome,
+            @JsonProperty("tool_key") String toolKey,
+            @JsonProperty("tool_display_name") String toolDisplayName,
+            @JsonProperty("tool_brand_domain") String toolBrandDomain,
+            Double confidence,
+            @JsonProperty("classifier_version") String classifierVersion,
+            @JsonProperty("decided_by") String decidedBy,
+            @JsonProperty("tool_packages_withheld") boolean toolPackagesWithheld,
+            @JsonProperty("tool_packages") List<String> toolPackages,
+            @JsonProperty("other_tools_withheld") boolean otherToolsWithheld,
+            @JsonProperty("other_tools") List<String> otherTools,
+            @JsonProperty("diff_truncated") boolean diffTruncated) {
+    }
+
+    public record Evidence(String availability, List<Item> items, Pagination pagination) {
+
+        public static final String RECORDED = "recorded";
+        public static final String NOT_RETAINED = "not_retained";
+        public static final String END_OF_TRAIL = "end_of_trail";
+    }
+
+    public record Pagination(
+            @JsonProperty("has_more") boolean hasMore,
+            @JsonProperty("next_cursor") String nextCursor,
+            int limit) {
+    }
+
+    public record Item(
+            UUID id,
+            long seq,
+            String kind,
+            String url,
+            @JsonProperty("status_code") Integer statusCode,
+            @JsonProperty("recorded_at") Instant recordedAt,
+            @JsonProperty("observed_at") Double observedAt,
+            Detail detail) {
+    }
+
+    public record Detail(
+            List<String> queries,
+            String path,
+            List<String> packages,
+            String source,
+            String method,
+            @JsonProperty("exit_code") Integer exitCode,
+            Boolean failed,
+            @JsonProperty("text_withheld") boolean textWithheld,
+            @JsonProperty("packages_withheld") boolean packagesWithheld,
+            @JsonProperty("command_withheld") boolean commandWithheld) {
+    }
+}

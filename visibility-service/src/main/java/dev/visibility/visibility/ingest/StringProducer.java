@@ -1,0 +1,38 @@
+package dev.visibility.visibility.ingest;
+
+import java.util.HashMap;
+import java.util.Map;
+
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.springframework.beans.factory.DisposableBean;
+import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
+import org.springframework.kafka.core.DefaultKafkaProducerFactory;
+import org.springframework.kafka.core.KafkaTemplate;
+
+/**
+ * A producer of String values, byte for byte (dead letters, demo records serialized by the
+ * service's own ObjectMapper). Not a KafkaTemplate bean, so Boot's own template stays as it is.
+ */
+public final class StringProducer implements DisposableBean {
+
+    private final DefaultKafkaProducerFactory<String, String> producers;
+    private final KafkaTemplate<String, String> template;
+
+    public StringProducer(KafkaProperties properties) {
+        Map<String, Object> config = new HashMap<>(properties.buildProducerProperties());
+        config.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
+        config.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
+        this.producers = new DefaultKafkaProducerFactory<>(config);
+        this.template = new KafkaTemplate<>(producers);
+    }
+
+    public KafkaTemplate<String, String> template() {
+        return template;
+    }
+
+    @Override
+    public void destroy() {
+        producers.destroy();
+    }
+}
