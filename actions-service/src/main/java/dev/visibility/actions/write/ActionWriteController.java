@@ -1,0 +1,54 @@
+package dev.visibility.actions.write;
+
+import java.util.UUID;
+
+import dev.visibility.actions.action.ActionView;
+import dev.visibility.actions.action.ActionViews;
+import dev.visibility.actions.action.Actor;
+import dev.visibility.platform.query.QueryParams;
+import dev.visibility.platform.security.reactive.CurrentCaller;
+import dev.visibility.platform.web.Envelope;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.web.bind.annotation.PatchMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.ResponseStatus;
+import org.springframework.web.bind.annotation.RestController;
+import reactor.core.publisher.Mono;
+import tools.jackson.databind.JsonNode;
+
+/** Action writes (DESIGN.md "Action writes", scope {@code actions.write}, checked by the gateway). */
+@RestController
+class ActionWriteController {
+
+    private final ActionWriteService writes;
+
+    ActionWriteController(ActionWriteService writes) {
+        this.writes = writes;
+    }
+
+    @PostMapping(path = "/api/v2/projects/{projectId}/actions", consumes = MediaType.APPLICATION_JSON_VALUE,
+            produces = MediaType.APPLICATION_JSON_VALUE)
+    @ResponseStatus(HttpStatus.CREATED)
+    Mono<Envelope<ActionView>> create(@PathVariable String projectId, @RequestBody(required = false) JsonNode body) {
+        UUID project = QueryParams.pathUuid("projectId", projectId);
+        NewAction action = WriteBodies.create(body);
+        return CurrentCaller.get()
+                .flatMap(caller -> writes.create(project, caller.accountId(), Actor.of(caller), action))
+                .map(a -> Envelope.of(ActionViews.summary(a), projectId));
+    }
+
+    @PatchMapping(path = "/api/v2/projects/{projectId}/actions/{actionId}", consumes = MediaType.APPLICATION_JSON_VALUE,
+            produces = MediaType.APPLICATION_JSON_VALUE)
+    Mono<Envelope<ActionView>> update(@PathVariable String projectId, @PathVariable String actionId,
+            @RequestBody(required = false) JsonNode body) {
+        UUID project = QueryParams.pathUuid("projectId", projectId);
+        UUID action = QueryParams.pathUuid("actionId", actionId);
+        ActionPatch patch = WriteBodies.patch(body);
+        return CurrentCaller.get()
+                .flatMap(caller -> writes.update(project, action, caller.accountId(), Actor.of(caller), patch))
+                .map(a -> Envelope.of(ActionViews.summary(a), projectId));
+    }
+}

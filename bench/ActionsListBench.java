@@ -1,0 +1,221 @@
+import java.net.ConnectException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.Collections;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+
+/**
+ * E3 benchmark: GET /api/v2/projects/{projectId}/actions/list with 10,000 actions in the demo
+ * project. Seeds the project through the write API (POST …/actions) up to the target when it
+ * holds fewer, then measures pages at the first, middle and last position for pageSize 25 and
+ * 100, summary and context detail, one request at a time, and prints p50/p99 per page.
+ * Target (issue 5): p99 under 30 ms on this machine.
+ *
+ *   java bench/ActionsListBench.java [gateway|direct] [samples-per-page=200] [actions=10000]
+ *
+ * gateway (default): through the gateway with the demo API key of .local/credentials.json
+ *                    (./suite up must be running).
+ * direct:            straight to actions-service (ACTIONS_URL, default http://127.0.0.1:8083) with
+ *                    an internal token minted from SUITE_INTERNAL_TOKEN_SECRET of .local/secrets.env,
+ *                    to tell the service's share from the gateway's.
+ * Loopback only; bounded in requests and time; stops by itself.
+ */
+public class ActionsListBench {
+
+    static final Duration TIMEOUT = Duration.ofSeconds(10);
+    static final Pattern TOTAL_COUNT = Pattern.compile("\"totalCount\"\\s*:\\s*(\\d+)");
+
+    public static void main(String[] args) throws Exception {
+        String mode = args.length > 0 ? args[0] : "gateway";
+        int samples = args.length > 1 ? Integer.parseInt(args[1]) : 200;
+        int target = args.length > 2 ? Integer.parseInt(args[2]) : 10_000;
+        String credentials = Files.readString(Path.of(".local/credentials.json"));
+        String projectId = field(credentials, "projectId");
+        String base;
+        String authorization;
+        if (mode.equals("direct")) {
+            base = System.getenv().getOrDefault("ACTIONS_URL", "http://127.0.0.1:8083");
+            String secret = env(Files.readString(Path.of(".local/secrets.env")), "SUITE_INTERNAL_TOKEN_SECRET");
+            authorization = "Bearer " + token(secret, field(credentials, "accountId"), projectId, 3600);
+        } else {
+            base = field(credentials, "gatewayUrl");
+            authorization = "Bearer " + field(credentials, "apiKey");
+        }
+        String list = base + "/api/v2/projects/" + projectId + "/actions/list";
+        HttpClient client = HttpClient.newBuilder().connectTimeout(TIMEOUT).version(HttpClient.Version.HTTP_1_1).build();
+
+        long total = totalCount(client, list, authorization);
+        if (total < target) {
+            seed(client, base + "/api/v2/projects/" + projectId + "/actions", authorization, (int) (target - total));
+            total = totalCount(client, list, authorization);
+        }
+        System.out.printf("E3 %s, %s, project %s: %d actions, %d samples per page, one request at a time%n%n",
+                mode, base, projectId, total, samples);
+        System.out.printf("%-8s %-8s %-7s %6s %9s %9s %9s%n", "detail", "pageSize", "page", "number", "p50 ms", "p99 ms", "max ms");
+        for (String detail : List.of("summary", "context")) {
+            for (int pageSize : List.of(25, 100)) {
+                long pages = Math.max(1, (total + pageSize - 1) / pageSize);
+                long[][] positions = {{1}, {Math.max(1, (pages + 1) / 2)}, {pages}};
+                String[] names = {"first", "middle", "last"};
+                for (int i = 0; i < positions.length; i++) {
+                    long page = positions[i][0];
+                    String url = list + "?detailLevel=" + detail + "&pageSize=" + pageSize + "&page=" + page;
+                    measure(client, url, authorization, 10);
+                    List<Long> nanos = measure(client, url, authorization, samples);
+                    Collections.sort(nanos);
+                    System.out.printf("%-8s %-8d %-7s %6d %9.2f %9.2f %9.2f%n", detail, pageSize, names[i], page,
+                            pct(nanos, 50), pct(nanos, 99), nanos.get(nanos.size() - 1) / 1e6);
+                }
+            }
+        }
+    }
+
+    static List<Long> measure(HttpClient client, String url, String authorization, int count) throws Exception {
+        HttpRequest request = HttpRequest.newBuilder(URI.create(url)).timeout(TIMEOUT)
+                .header("Authorization", authorization).GET().build();
+        List<Long> nanos = new ArrayList<>(count);
+        while (nanos.size() < count) {
+            long start = System.nanoTime();
+            HttpResponse<byte[]> response = client.send(request, HttpResponse.BodyHandlers.ofByteArray());
+            long took = System.nanoTime() - start;
+            if (response.statusCode() == 429) {
+                // the key's per-minute window is used up: wait it out, and do not count the refusal
+                long wait = response.headers().firstValueAsLong("Retry-After").orElse(1);
+                Thread.sleep(Math.min(65, Math.max(1, wait)) * 1000);
+                continue;
+            }
+            if (response.statusCode() != 200) {
+                throw new IllegalStateException(url + " answered " + response.statusCode() + ": "
+                        + new String(response.body(), StandardCharsets.UTF_8));
+            }
+            nanos.add(took);
+        }
+        return nanos;
+    }
+
+    /** Sends, waiting out a 429 as its Retry-After says (the demo key's plan limits requests per minute). */
+    static HttpResponse<byte[]> send(HttpClient client, HttpRequest request) throws Exception {
+        for (int attempt = 0; attempt < 20; attempt++) {
+            HttpResponse<byte[]> response;
+            try {
+                response = client.send(request, HttpResponse.BodyHandlers.ofByteArray());
+            } catch (ConnectException e) {
+                throw new IllegalStateException("Nothing answers at " + request.uri().getHost() + ":" + request.uri().getPort()
+                        + " — is the suite up (./suite up), or use 'direct' with ACTIONS_URL?", e);
+            }
+            if (response.statusCode() != 429) {
+                return response;
+            }
+            long wait = response.headers().firstValueAsLong("Retry-After").orElse(1);
+            Thread.sleep(Math.min(65, Math.max(1, wait)) * 1000);
+        }
+        throw new IllegalStateException("still rate limited after 20 attempts: " + request.uri());
+    }
+
+    static long totalCount(HttpClient client, String list, String authorization) throws Exception {
+        HttpRequest request = HttpRequest.newBuilder(URI.create(list + "?pageSize=1")).timeout(TIMEOUT)
+                .header("Authorization", authorization).GET().build();
+        HttpResponse<byte[]> response = send(client, request);
+        String body = new String(response.body(), StandardCharsets.UTF_8);
+        Matcher m = TOTAL_COUNT.matcher(body);
+        if (response.statusCode() != 200 || !m.find()) {
+            throw new IllegalStateException("E3 answered " + response.statusCode() + ": " + body);
+        }
+        return Long.parseLong(m.group(1));
+    }
+
+    /** Creates {@code missing} actions through POST …/actions, 8 at a time, with varied channels and priorities. */
+    static void seed(HttpClient client, String url, String authorization, int missing) throws Exception {
+        System.out.printf("seeding %d actions through %s …%n", missing, url);
+        String[] priorities = {"high", "medium", "low"};
+        String[] channels = {"content", "technical", "pr", "social", "docs"};
+        AtomicInteger done = new AtomicInteger();
+        ExecutorService pool = Executors.newFixedThreadPool(8);
+        try {
+            List<Future<?>> futures = new ArrayList<>();
+            for (int i = 0; i < missing; i++) {
+                int n = i;
+                futures.add(pool.submit(() -> {
+                    String body = "{\"title\":\"Bench action " + n + "\",\"description\":\"Seeded by bench/ActionsListBench.java\","
+                            + "\"channels\":[\"" + channels[n % channels.length] + "\"],\"priority\":\"" + priorities[n % 3] + "\"}";
+                    HttpRequest request = HttpRequest.newBuilder(URI.create(url)).timeout(TIMEOUT)
+                            .header("Authorization", authorization).header("Content-Type", "application/json")
+                            .POST(HttpRequest.BodyPublishers.ofString(body)).build();
+                    HttpResponse<byte[]> response = send(client, request);
+                    if (response.statusCode() != 201) {
+                        throw new IllegalStateException("POST answered " + response.statusCode() + ": "
+                                + new String(response.body(), StandardCharsets.UTF_8));
+                    }
+                    int created = done.incrementAndGet();
+                    if (created % 1000 == 0) {
+                        System.out.printf("  %d created%n", created);
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> f : futures) {
+                f.get();
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    static double pct(List<Long> sorted, int p) {
+        return sorted.get(Math.min(sorted.size() - 1, (int) Math.ceil(p / 100.0 * sorted.size()) - 1)) / 1e6;
+    }
+
+    /** The internal token the gateway would mint for the demo key (HS256, DESIGN.md request path 5). */
+    static String token(String secret, String accountId, String projectId, long ttlSeconds) throws Exception {
+        Base64.Encoder b64 = Base64.getUrlEncoder().withoutPadding();
+        long now = System.currentTimeMillis() / 1000;
+        String header = b64.encodeToString("{\"alg\":\"HS256\",\"typ\":\"JWT\"}".getBytes(StandardCharsets.UTF_8));
+        String claims = b64.encodeToString(("{\"iss\":\"suite-gateway\",\"aud\":\"suite-services\",\"sub\":\"bench\",\"jti\":\""
+                + UUID.randomUUID() + "\",\"iat\":" + now + ",\"exp\":" + (now + ttlSeconds) + ",\"acct\":\"" + accountId
+                + "\",\"proj\":\"" + projectId + "\",\"key\":\"bench\",\"scp\":[\"actions.read\",\"actions.write\"],\"feat\":[]}")
+                .getBytes(StandardCharsets.UTF_8));
+        Mac mac = Mac.getInstance("HmacSHA256");
+        mac.init(new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
+        String signature = b64.encodeToString(mac.doFinal((header + "." + claims).getBytes(StandardCharsets.UTF_8)));
+        return header + "." + claims + "." + signature;
+    }
+
+    static String field(String json, String name) {
+        Matcher m = Pattern.compile("\"" + name + "\"\\s*:\\s*\"([^\"]*)\"").matcher(json);
+        if (!m.find()) {
+            throw new IllegalStateException(name + " missing from .local/credentials.json: run ./suite up first");
+        }
+        return m.group(1);
+    }
+
+    static String env(String text, String name) {
+        for (String line : text.split("\n")) {
+            String l = line.trim();
+            if (l.startsWith("export ")) {
+                l = l.substring(7);
+            }
+            if (l.startsWith(name + "=")) {
+                return l.substring(name.length() + 1).replaceAll("^['\"]|['\"]$", "");
+            }
+        }
+        throw new IllegalStateException(name + " missing from .local/secrets.env");
+    }
+}
