@@ -30,13 +30,15 @@ import javax.crypto.spec.SecretKeySpec;
  * the benchmark starts a gateway of its own (gateway/target/gateway.jar, port 18080) with the
  * same configuration but a limit no benchmark reaches; rate limiting still runs on every request.
  *
- *   java bench/GatewayOverhead.java [seconds-per-phase=20] [concurrency=16]
+ *   java bench/GatewayOverhead.java [seconds-per-phase=20] [concurrency=16] [warm-up seconds=30]
  */
 public class GatewayOverhead {
 
     public static void main(String[] args) throws Exception {
         int seconds = args.length > 0 ? Integer.parseInt(args[0]) : 20;
         int concurrency = args.length > 1 ? Integer.parseInt(args[1]) : 16;
+        // the benchmark's gateway starts cold: give the JIT time before measuring
+        int warmup = args.length > 2 ? Integer.parseInt(args[2]) : 30;
         String credentials = Files.readString(Path.of(".local/credentials.json"));
         String gateway = field(credentials, "gatewayUrl");
         String projectId = field(credentials, "projectId");
@@ -50,8 +52,8 @@ public class GatewayOverhead {
 
         HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
         System.out.printf("endpoint GET %s, %d s per phase, %d concurrent clients%n", path, seconds, concurrency);
-        run(client, gateway + path, "Bearer " + apiKey, 5, concurrency, null);
-        run(client, direct + path, "Bearer " + token(secret, projectId, 600), 5, concurrency, null);
+        run(client, gateway + path, "Bearer " + apiKey, warmup, concurrency, null);
+        run(client, direct + path, "Bearer " + token(secret, projectId, 600), warmup / 2, concurrency, null);
         Result viaGateway = run(client, gateway + path, "Bearer " + apiKey, seconds, concurrency, "gateway");
         Result directly = run(client, direct + path, "Bearer " + token(secret, projectId, 600), seconds, concurrency, "direct");
         System.out.printf("ratio: gateway keeps %.1f%% of direct throughput; p50 +%.2f ms, p99 +%.2f ms%n",

@@ -1,7 +1,12 @@
 package dev.visibility.gateway.relay;
 
+import java.time.Duration;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.visibility.gateway.auth.EdgePrincipal;
 import dev.visibility.platform.security.InternalTokenMinter;
+import dev.visibility.platform.security.InternalTokenProperties;
 import org.springframework.cloud.gateway.filter.GatewayFilterChain;
 import org.springframework.cloud.gateway.filter.GlobalFilter;
 import org.springframework.core.Ordered;
@@ -13,14 +18,21 @@ import reactor.core.publisher.Mono;
 /**
  * Replaces the caller's credential with the short-lived internal token before forwarding
  * (DESIGN.md, request path 5): services never see an API key, and callers never see the token.
+ * A principal's token is reused for the first half of its life instead of being signed anew on
+ * every request; a revoked key never gets here, so reuse cannot outlive a revocation.
  */
 @Component
 public class InternalTokenRelayFilter implements GlobalFilter, Ordered {
 
     private final InternalTokenMinter minter;
+    private final Cache<EdgePrincipal, String> tokens;
 
-    public InternalTokenRelayFilter(InternalTokenMinter minter) {
+    public InternalTokenRelayFilter(InternalTokenMinter minter, InternalTokenProperties properties) {
         this.minter = minter;
+        this.tokens = Caffeine.newBuilder()
+                .expireAfterWrite(properties.ttl().dividedBy(2).isZero() ? Duration.ofSeconds(1) : properties.ttl().dividedBy(2))
+                .maximumSize(100_000)
+                .build();
     }
 
     @Override
@@ -31,7 +43,7 @@ public class InternalTokenRelayFilter implements GlobalFilter, Ordered {
     @Override
     public Mono<Void> filter(ServerWebExchange exchange, GatewayFilterChain chain) {
         EdgePrincipal principal = exchange.getAttribute(EdgePrincipal.ATTRIBUTE);
-        String token = principal == null ? null : minter.mint(principal.toCaller());
+        String token = principal == null ? null : tokens.get(principal, p -> minter.mint(p.toCaller()));
         ServerWebExchange forwarded = exchange.mutate()
                 .request(request -> request.headers(headers -> {
                     headers.remove(HttpHeaders.AUTHORIZATION);
