@@ -1,0 +1,70 @@
+package dev.visibility.webhook.config;
+
+import java.time.Duration;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/**
+ * Configuration of webhook-service ({@code suite.webhook.*}); the README lists every property.
+ *
+ * @param secretKey           base64 of the 16, 24 or 32-byte AES key that encrypts stored signing secrets
+ *                            (environment variable {@code SUITE_WEBHOOK_SECRET_KEY}); required
+ * @param allowLoopback       accept destinations on loopback addresses (local mode and tests only)
+ * @param allowLocalHttp      accept {@code http://localhost} and {@code http://127.0.0.1} URLs (local mode only)
+ * @param maxActivePerProject how many active subscriptions one project may have
+ * @param delivery            time-outs, back-off and listener sizing of deliveries
+ * @param tls                 extra certificates the delivery client trusts
+ */
+@ConfigurationProperties("suite.webhook")
+public record WebhookProperties(String secretKey, boolean allowLoopback, boolean allowLocalHttp,
+        Integer maxActivePerProject, Delivery delivery, Tls tls) {
+
+    public WebhookProperties {
+        maxActivePerProject = maxActivePerProject == null ? 20 : maxActivePerProject;
+        delivery = delivery == null ? new Delivery(null, null, null, null, null, null, null, null, null, null) : delivery;
+        tls = tls == null ? new Tls(null, null) : tls;
+    }
+
+    /**
+     * @param timeout        one attempt, from DNS lookup to the answer's status line; longer is a failure
+     * @param backoffBase    delay before the first retry; each further retry doubles it (spec 6.4.3: up to 3 retries)
+     * @param backoffMax     the longest delay before a retry, also the bound of an honoured {@code Retry-After}
+     * @param jitter         each delay is drawn uniformly within this fraction around its nominal value
+     * @param resolveTimeout DNS lookup of a host when a subscription is created
+     * @param concurrency    consumers of {@code public.events}, {@code webhook.deliveries} and {@code -retry-1} per instance
+     * @param maxPollRecords retry records per poll; with {@code timeout} it bounds the time between polls
+     * @param maxConnections pooled connections per receiver (host and port) per instance
+     * @param batchSize      first-attempt records per poll of {@code webhook.deliveries}
+     * @param parallelism    POSTs of one batch in flight at once
+     */
+    public record Delivery(Duration timeout, Duration backoffBase, Duration backoffMax, Double jitter,
+            Duration resolveTimeout, Integer concurrency, Integer maxPollRecords, Integer maxConnections,
+            Integer batchSize, Integer parallelism) {
+
+        public Delivery {
+            timeout = timeout == null ? Duration.ofSeconds(10) : timeout;
+            backoffBase = backoffBase == null ? Duration.ofSeconds(10) : backoffBase;
+            backoffMax = backoffMax == null ? Duration.ofMinutes(2) : backoffMax;
+            jitter = jitter == null ? 0.2 : jitter;
+            resolveTimeout = resolveTimeout == null ? Duration.ofSeconds(5) : resolveTimeout;
+            concurrency = concurrency == null ? 3 : concurrency;
+            maxPollRecords = maxPollRecords == null ? 20 : maxPollRecords;
+            maxConnections = maxConnections == null ? 64 : maxConnections;
+            batchSize = batchSize == null ? 200 : batchSize;
+            parallelism = parallelism == null ? 200 : parallelism;
+            if (jitter < 0 || jitter >= 1) {
+                throw new IllegalArgumentException("suite.webhook.delivery.jitter must be at least 0 and below 1");
+            }
+            if (backoffMax.compareTo(backoffBase) < 0) {
+                throw new IllegalArgumentException("suite.webhook.delivery.backoff-max must not be below backoff-base");
+            }
+        }
+    }
+
+    /**
+     * @param trustStore         a PKCS12 file whose certificates are trusted besides the JDK's roots (a private CA; the tests' receiver)
+     * @param trustStorePassword its password
+     */
+    public record Tls(String trustStore, String trustStorePassword) {
+    }
+}

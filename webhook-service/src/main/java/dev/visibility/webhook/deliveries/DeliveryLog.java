@@ -1,0 +1,104 @@
+package dev.visibility.webhook.deliveries;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import org.springframework.r2dbc.core.DatabaseClient;
+import org.springframework.stereotype.Repository;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+/** Reads of the delivery log: one page of deliveries (keyset on created_at, id, newest first) and their attempts. */
+@Repository
+class DeliveryLog {
+
+    /** Where a page starts: strictly after (older than) this delivery. */
+    record Position(Instant createdAt, UUID id) {
+    }
+
+    private record Row(UUID id, String event, UUID eventId, String state, UUID redeliveryOf, Instant createdAt,
+            Instant lastAttemptAt) {
+    }
+
+    private static final String SELECT_DELIVERIES = """
+            SELECT d.id, e.event, d.event_id, d.state, d.redelivery_of, d.created_at, d.last_attempt_at
+            FROM deliveries d JOIN events e ON e.event_id = d.event_id
+            WHERE d.subscription_id = :webhookId""";
+
+    private final DatabaseClient db;
+
+    DeliveryLog(DatabaseClient db) {
+        this.db = db;
+    }
+
+    /** Up to {@code limit} deliveries of the webhook in {@code state} (null: any), after {@code after} (null: from the newest). */
+    Mono<List<DeliveryItem>> page(UUID webhookId, String state, Position after, int limit) {
+        StringBuilder sql = new StringBuilder(SELECT_DELIVERIES);
+        if (state != null) {
+            sql.append(" AND d.state = :state");
+        }
+        if (after != null) {
+            sql.append(" AND (d.created_at, d.id) < (:afterCreatedAt, :afterId)");
+        }
+        sql.append(" ORDER BY d.created_at DESC, d.id DESC LIMIT :limit");
+        DatabaseClient.GenericExecuteSpec spec = db.sql(sql.toString()).bind("webhookId", webhookId).bind("limit", limit);
+        if (state != null) {
+            spec = spec.bind("state", state);
+        }
+        if (after != null) {
+            spec = spec.bind("afterCreatedAt", after.createdAt()).bind("afterId", after.id());
+        }
+        return spec.map(DeliveryLog::toRow)
+                .all()
+                .collectList()
+                .flatMap(this::withAttempts);
+    }
+
+    /** One delivery of the webhook, with its attempts; empty when the webhook has no such delivery. */
+    Mono<DeliveryItem> one(UUID webhookId, UUID deliveryId) {
+        return db.sql(SELECT_DELIVERIES + " AND d.id = :id")
+                .bind("webhookId", webhookId)
+                .bind("id", deliveryId)
+                .map(DeliveryLog::toRow)
+                .all()
+                .collectList()
+                .flatMap(this::withAttempts)
+                .flatMap(items -> items.isEmpty() ? Mono.empty() : Mono.just(items.get(0)));
+    }
+
+    private static Row toRow(io.r2dbc.spi.Row row, io.r2dbc.spi.RowMetadata meta) {
+        return new Row(row.get("id", UUID.class), row.get("event", String.class), row.get("event_id", UUID.class),
+                row.get("state", String.class), row.get("redelivery_of", UUID.class), row.get("created_at", Instant.class),
+                row.get("last_attempt_at", Instant.class));
+    }
+
+    private Mono<List<DeliveryItem>> withAttempts(List<Row> rows) {
+        if (rows.isEmpty()) {
+            return Mono.just(List.of());
+        }
+        Map<UUID, List<DeliveryItem.Attempt>> attempts = new LinkedHashMap<>();
+        rows.forEach(row -> attempts.put(row.id(), new ArrayList<>()));
+        return attemptsOf(rows.stream().map(Row::id).toArray(UUID[]::new))
+                .doOnNext(entry -> attempts.get(entry.getKey()).add(entry.getValue()))
+                .then(Mono.fromSupplier(() -> rows.stream()
+                        .map(row -> new DeliveryItem(row.id(), row.event(), row.eventId(), row.state(), row.redeliveryOf(),
+                                List.copyOf(attempts.get(row.id())), row.createdAt(), row.lastAttemptAt()))
+                        .toList()));
+    }
+
+    private Flux<Map.Entry<UUID, DeliveryItem.Attempt>> attemptsOf(UUID[] deliveryIds) {
+        return db.sql("""
+                SELECT delivery_id, attempt, at, http_status, duration_ms, error_class FROM delivery_attempts
+                WHERE delivery_id = ANY (:ids) ORDER BY delivery_id, attempt""")
+                .bind("ids", deliveryIds)
+                .map((row, meta) -> Map.entry(row.get("delivery_id", UUID.class),
+                        new DeliveryItem.Attempt(row.get("attempt", Integer.class), row.get("at", Instant.class),
+                                row.get("http_status", Integer.class), row.get("duration_ms", Integer.class),
+                                row.get("error_class", String.class))))
+                .all();
+    }
+}

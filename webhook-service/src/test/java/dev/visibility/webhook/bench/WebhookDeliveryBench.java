@@ -1,0 +1,286 @@
+package dev.visibility.webhook.bench;
+
+import java.lang.management.ManagementFactory;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.UUID;
+import java.util.concurrent.locks.LockSupport;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import dev.visibility.platform.events.Topics;
+import dev.visibility.platform.testing.SharedInfrastructure;
+import dev.visibility.platform.testing.TestTokens;
+import dev.visibility.webhook.WebhookServiceApplication;
+import dev.visibility.webhook.support.ReceiverTls;
+import dev.visibility.webhook.support.Signatures;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.web.server.context.WebServerApplicationContext;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.r2dbc.core.DatabaseClient;
+
+/**
+ * Webhook delivery benchmark: the real service (Kafka broker and PostgreSQL embedded, as in the
+ * tests), local HTTPS receivers ({@code receivers} ports of a Reactor Netty server), {@code projects}
+ * projects with one webhook each, spread over the receivers (events are keyed by project, so they
+ * spread over the partitions). Publishes {@code search-tracking.completed}
+ * events on {@code public.events} at {@code rate} per second for {@code seconds}, then prints
+ * deliveries/s and p50/p99 from publish to receipt, and checks every signature. A second phase
+ * publishes {@code burst} events at once and prints the drain rate (capacity).
+ *
+ * <pre>
+ * bench/WebhookDeliveryBench.sh [rate=1000] [seconds=20] [burst=20000] [projects=12] [receivers=4]
+ * </pre>
+ */
+public final class WebhookDeliveryBench {
+
+    private static final Pattern SEQ = Pattern.compile("\"runId\":\"bench-(\\d+)\"");
+
+    public static void main(String[] args) {
+        try {
+            bench(args);
+            System.exit(0);
+        } catch (Throwable e) {
+            e.printStackTrace();
+            System.exit(1);
+        }
+    }
+
+    private static void bench(String[] args) throws Exception {
+        int rate = args.length > 0 ? Integer.parseInt(args[0]) : 1000;
+        int seconds = args.length > 1 ? Integer.parseInt(args[1]) : 20;
+        int burst = args.length > 2 ? Integer.parseInt(args[2]) : 20000;
+        int projects = args.length > 3 ? Integer.parseInt(args[3]) : 12;
+        int receivers = args.length > 4 ? Integer.parseInt(args[4]) : 4;
+
+        Map<String, Object> properties = new HashMap<>(SharedInfrastructure.springProperties());
+        properties.put("server.port", "0");
+        properties.put("suite.webhook.tls.trust-store", ReceiverTls.trustStore().toString());
+        properties.put("suite.webhook.tls.trust-store-password", ReceiverTls.PASSWORD);
+        properties.put("logging.level.dev.visibility", "WARN");
+        // -Dsuite.… system properties reach the service, to try other settings
+        System.getProperties().stringPropertyNames().stream().filter(name -> name.startsWith("suite."))
+                .forEach(name -> properties.put(name, System.getProperty(name)));
+        // as command-line arguments: they outrank every property source of the service
+        String[] serviceArgs = properties.entrySet().stream().map(e -> "--" + e.getKey() + "=" + e.getValue())
+                .toArray(String[]::new);
+        ConfigurableApplicationContext service = new SpringApplicationBuilder(WebhookServiceApplication.class).run(serviceArgs);
+        int port = ((WebServerApplicationContext) service).getWebServer().getPort();
+
+        try (NettyReceiver receiver = new NettyReceiver(receivers);
+             KafkaProducer<String, String> producer = producer()) {
+            List<String> projectIds = new ArrayList<>();
+            Map<String, String> secrets = new HashMap<>();
+            for (int i = 0; i < projects; i++) {
+                String project = UUID.randomUUID().toString();
+                projectIds.add(project);
+                secrets.put(project, createWebhook(port, project, receiver.url(i, "/bench/" + i)));
+            }
+            System.out.printf("webhook delivery bench: %d cores, load average %.1f, %d projects with one webhook each,"
+                    + " %d receiver ports%n", Runtime.getRuntime().availableProcessors(),
+                    ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(), projects, receivers);
+
+            int warmUp = Math.min(2000, Math.max(200, rate * 2));
+            Result warm = run(receiver, producer, projectIds, 0, warmUp, Math.max(rate / 2, 100));
+            System.out.printf("warm-up   %6d events: %s%n", warmUp, warm);
+
+            int sustained = rate * seconds;
+            Result steady = run(receiver, producer, projectIds, warmUp, sustained, rate);
+            System.out.printf("sustained %6d events offered at %d/s: %s%n", sustained, rate, steady);
+
+            Map<String, Long> cpuBefore = cpuByThreadGroup();
+            long burstStart = System.nanoTime();
+            Result drain = run(receiver, producer, projectIds, warmUp + sustained, burst, 0);
+            double burstSeconds = (System.nanoTime() - burstStart) / 1e9;
+            System.out.printf("burst     %6d events at once: %s%n", burst, drain);
+            printCpu(cpuBefore, cpuByThreadGroup(), burstSeconds, drain.delivered());
+
+            printStages(service);
+            int checked = verifySignatures(receiver.received(), projectIds, secrets);
+            System.out.printf("signatures verified: %d of %d deliveries (%d events published)%n", checked,
+                    receiver.received().size(), warmUp + sustained + burst);
+        } finally {
+            service.close();
+        }
+    }
+
+    /** What one phase measured. */
+    record Result(int delivered, double perSecond, double p50Millis, double p99Millis, double maxMillis) {
+
+        @Override
+        public String toString() {
+            return String.format("%d delivered, %.0f deliveries/s, publish->receipt p50 %.1f ms, p99 %.1f ms, max %.1f ms",
+                    delivered, perSecond, p50Millis, p99Millis, maxMillis);
+        }
+    }
+
+    /** Publishes {@code count} events from sequence number {@code first}, at {@code rate}/s (0: at once), and waits for all. */
+    private static Result run(NettyReceiver receiver, KafkaProducer<String, String> producer, List<String> projects,
+            int first, int count, int rate) throws InterruptedException {
+        int before = receiver.count();
+        long[] published = new long[count];
+        long start = System.nanoTime();
+        for (int i = 0; i < count; i++) {
+            if (rate > 0) {
+                long due = start + (long) i * 1_000_000_000L / rate;
+                long wait = due - System.nanoTime();
+                if (wait > 0) {
+                    LockSupport.parkNanos(wait);
+                }
+            }
+            int seq = first + i;
+            String project = projects.get(seq % projects.size());
+            UUID eventId = UUID.randomUUID();
+            String value = "{\"eventId\":\"" + eventId + "\",\"event\":\"search-tracking.completed\",\"projectId\":\""
+                    + project + "\",\"accountId\":\"" + TestTokens.ACCOUNT + "\",\"timestamp\":\"" + Instant.now()
+                    + "\",\"data\":{\"runId\":\"bench-" + seq + "\",\"finalStatus\":\"completed\"}}";
+            ProducerRecord<String, String> record = new ProducerRecord<>(Topics.PUBLIC_EVENTS, project, value);
+            record.headers().add(Topics.EVENT_ID_HEADER, eventId.toString().getBytes(StandardCharsets.UTF_8));
+            record.headers().add(Topics.EVENT_TYPE_HEADER, "search-tracking.completed".getBytes(StandardCharsets.UTF_8));
+            published[i] = System.nanoTime();
+            producer.send(record);
+        }
+        producer.flush();
+        receiver.await(before + count, Duration.ofMinutes(10).toMillis());
+        List<NettyReceiver.Received> all = receiver.received();
+        long[] latencies = new long[count];
+        boolean[] seen = new boolean[count];
+        int found = 0;
+        long last = 0;
+        for (NettyReceiver.Received request : all) {
+            Matcher matcher = SEQ.matcher(new String(request.body(), StandardCharsets.UTF_8));
+            if (!matcher.find()) {
+                continue;
+            }
+            int index = Integer.parseInt(matcher.group(1)) - first;
+            if (index < 0 || index >= count || seen[index]) {
+                continue;
+            }
+            seen[index] = true;
+            latencies[found++] = request.nanoTime() - published[index];
+            last = Math.max(last, request.nanoTime());
+        }
+        long[] sorted = Arrays.copyOf(latencies, found);
+        Arrays.sort(sorted);
+        double elapsed = (last - start) / 1e9;
+        return new Result(found, found / elapsed, percentile(sorted, 0.50), percentile(sorted, 0.99),
+                sorted.length == 0 ? 0 : sorted[sorted.length - 1] / 1e6);
+    }
+
+    /** CPU time of this JVM's threads, by thread name with digits removed (nanoseconds). */
+    private static Map<String, Long> cpuByThreadGroup() {
+        java.lang.management.ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        Map<String, Long> out = new HashMap<>();
+        for (java.lang.management.ThreadInfo info : threads.getThreadInfo(threads.getAllThreadIds())) {
+            if (info == null) {
+                continue;
+            }
+            long cpu = threads.getThreadCpuTime(info.getThreadId());
+            if (cpu > 0) {
+                out.merge(info.getThreadName().replaceAll("\\d+", "#"), cpu, Long::sum);
+            }
+        }
+        return out;
+    }
+
+    private static void printCpu(Map<String, Long> before, Map<String, Long> after, double seconds, int deliveries) {
+        Map<String, Long> used = new HashMap<>();
+        after.forEach((name, cpu) -> used.put(name, cpu - before.getOrDefault(name, 0L)));
+        long total = used.values().stream().mapToLong(Long::longValue).sum();
+        System.out.printf("bench JVM CPU during the burst: %.2f cores, %.2f ms per delivery; by thread:%n",
+                total / 1e9 / seconds, total / 1e6 / Math.max(1, deliveries));
+        used.entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue().reversed()).limit(12)
+                .forEach(e -> System.out.printf("  %5.1f%%  %s%n", 100.0 * e.getValue() / total, e.getKey()));
+    }
+
+    /** Where the time goes, from the service's own tables: publish to fan-out, fan-out to attempt, the attempt. */
+    private static void printStages(ConfigurableApplicationContext service) {
+        DatabaseClient db = service.getBean(DatabaseClient.class);
+        String sql = """
+                SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY fan_out) AS fan_out_p50,
+                       percentile_cont(0.99) WITHIN GROUP (ORDER BY fan_out) AS fan_out_p99,
+                       percentile_cont(0.5) WITHIN GROUP (ORDER BY queued) AS queued_p50,
+                       percentile_cont(0.99) WITHIN GROUP (ORDER BY queued) AS queued_p99,
+                       percentile_cont(0.5) WITHIN GROUP (ORDER BY duration_ms) AS attempt_p50,
+                       percentile_cont(0.99) WITHIN GROUP (ORDER BY duration_ms) AS attempt_p99
+                FROM (SELECT extract(epoch FROM d.created_at - (e.body::json ->> 'timestamp')::timestamptz) * 1000 AS fan_out,
+                             extract(epoch FROM a.at - d.created_at) * 1000 AS queued, a.duration_ms
+                      FROM deliveries d JOIN events e ON e.event_id = d.event_id
+                      JOIN delivery_attempts a ON a.delivery_id = d.id AND a.attempt = 1) s""";
+        Map<String, Object> row = db.sql(sql).fetch().one().block(Duration.ofSeconds(60));
+        System.out.printf("stages (all phases), ms: publish->fan-out p50 %.1f p99 %.1f; fan-out->attempt p50 %.1f p99 %.1f;"
+                        + " attempt (POST) p50 %.1f p99 %.1f%n",
+                number(row, "fan_out_p50"), number(row, "fan_out_p99"), number(row, "queued_p50"), number(row, "queued_p99"),
+                number(row, "attempt_p50"), number(row, "attempt_p99"));
+    }
+
+    private static double number(Map<String, Object> row, String column) {
+        Object value = row.get(column);
+        return value == null ? Double.NaN : ((Number) value).doubleValue();
+    }
+
+    private static double percentile(long[] sorted, double p) {
+        if (sorted.length == 0) {
+            return 0;
+        }
+        return sorted[Math.min(sorted.length - 1, (int) Math.ceil(p * sorted.length) - 1)] / 1e6;
+    }
+
+    private static int verifySignatures(List<NettyReceiver.Received> received, List<String> projects, Map<String, String> secrets) {
+        int verified = 0;
+        for (NettyReceiver.Received request : received) {
+            String path = request.path();
+            String project = projects.get(Integer.parseInt(path.substring(path.lastIndexOf('/') + 1)));
+            if (Signatures.verifies(secrets.get(project), request.body(), request.signature())) {
+                verified++;
+            }
+        }
+        return verified;
+    }
+
+    private static String createWebhook(int port, String project, String url) throws Exception {
+        HttpClient http = HttpClient.newHttpClient();
+        HttpRequest request = HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/api/v2/projects/" + project + "/webhooks"))
+                .header("Authorization", TestTokens.bearer(TestTokens.forProject(project, "webhooks.write")))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"url\":\"" + url + "\",\"events\":[\"search-tracking.completed\"]}"))
+                .build();
+        HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+        if (response.statusCode() != 201) {
+            throw new IllegalStateException("Could not create a webhook: " + response.statusCode() + " " + response.body());
+        }
+        Matcher secret = Pattern.compile("\"secret\":\"([^\"]+)\"").matcher(response.body());
+        if (!secret.find()) {
+            throw new IllegalStateException("No secret in " + response.body());
+        }
+        return secret.group(1);
+    }
+
+    private static KafkaProducer<String, String> producer() {
+        Properties props = new Properties();
+        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, SharedInfrastructure.kafkaBootstrapServers());
+        props.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
+        props.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
+        props.put(ProducerConfig.ACKS_CONFIG, "all");
+        props.put(ProducerConfig.LINGER_MS_CONFIG, 2);
+        return new KafkaProducer<>(props);
+    }
+
+    private WebhookDeliveryBench() {
+    }
+}

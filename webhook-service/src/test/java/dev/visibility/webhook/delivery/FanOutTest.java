@@ -1,0 +1,94 @@
+package dev.visibility.webhook.delivery;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import dev.visibility.platform.events.Topics;
+import dev.visibility.platform.testing.SharedInfrastructure;
+import dev.visibility.webhook.support.Events;
+import dev.visibility.webhook.support.Kafka;
+import dev.visibility.webhook.support.Receiver;
+import dev.visibility.webhook.support.WebhookApiTest;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The fan-out of {@code public.events}: a record read again (a redelivery after a crash, or a
+ * producer's duplicate) creates no second delivery; a record that is not a usable public event
+ * is parked unchanged on the dead-letter topic and does not hold up the records behind it.
+ */
+class FanOutTest extends WebhookApiTest {
+
+    private static final Duration WITHIN = Duration.ofSeconds(30);
+
+    @Test
+    void theSameEventTwiceIsDeliveredOnce() {
+        try (Receiver receiver = Receiver.https()) {
+            String project = newProject();
+            Map<String, Object> webhook = createWebhook(project, receiver.url("/once"), "action.created");
+            Kafka.PublicEventRecord event = Kafka.event("action.created", project,
+                    Events.actionCreated());
+            Kafka.publish(event);
+            Kafka.publish(event);
+            // a later event of the same project (same partition) shows that both copies were handled
+            Kafka.PublicEventRecord later = Kafka.event("action.created", project,
+                    Events.actionCreated());
+            Kafka.publish(later);
+
+            receiver.await(2, WITHIN);
+            List<Map<String, Object>> log = awaitDeliveries(project, webhook.get("id"),
+                    items -> items.size() == 2 && items.stream().allMatch(d -> "succeeded".equals(d.get("state"))), WITHIN);
+            assertThat(log).extracting(d -> d.get("eventId"))
+                    .containsExactlyInAnyOrder(event.eventId().toString(), later.eventId().toString());
+            assertThat(receiver.received()).hasSize(2);
+        }
+    }
+
+    @Test
+    void anUnusableRecordGoesToTheDeadLetterTopicAndTheNextOneIsDelivered() {
+        try (Receiver receiver = Receiver.https()) {
+            String project = newProject();
+            createWebhook(project, receiver.url("/after-poison"), "action.created");
+            String poison = "{\"eventId\":\"" + UUID.randomUUID() + "\",\"event\":\"action.created\",\"projectId\":\"" + project
+                    + "\",\"timestamp\":\"not a time\",\"data\":{}}";
+            Kafka.publishRaw(project, poison, Map.of());
+            Kafka.publishRaw(project, "not json at all", Map.of());
+            Kafka.PublicEventRecord good = Kafka.event("action.created", project,
+                    Events.actionCreated());
+            Kafka.publish(good);
+
+            assertThat(receiver.await(1, WITHIN)).hasSize(1);
+            List<String> parked = deadLetters(project, 2);
+            assertThat(parked).containsExactly(poison, "not json at all");
+        }
+    }
+
+    private static List<String> deadLetters(String key, int count) {
+        Map<String, Object> config = Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, SharedInfrastructure.kafkaBootstrapServers(),
+                ConsumerConfig.GROUP_ID_CONFIG, "test-" + UUID.randomUUID(),
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
+                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class,
+                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
+        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(config)) {
+            consumer.subscribe(List.of(Topics.PUBLIC_EVENTS + ".webhook-service.DLT"));
+            List<String> found = new java.util.ArrayList<>();
+            long deadline = System.nanoTime() + WITHIN.toNanos();
+            while (found.size() < count && System.nanoTime() < deadline) {
+                for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(200))) {
+                    if (key.equals(record.key())) {
+                        found.add(record.value());
+                    }
+                }
+            }
+            return found;
+        }
+    }
+}
