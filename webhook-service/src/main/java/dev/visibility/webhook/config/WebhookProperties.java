@@ -50,8 +50,8 @@ public record WebhookProperties(String secretKey, boolean allowLoopback, boolean
             concurrency = concurrency == null ? 3 : concurrency;
             maxPollRecords = maxPollRecords == null ? 20 : maxPollRecords;
             maxConnections = maxConnections == null ? 64 : maxConnections;
-            batchSize = batchSize == null ? 200 : batchSize;
-            parallelism = parallelism == null ? 200 : parallelism;
+            batchSize = batchSize == null ? 500 : batchSize;
+            parallelism = parallelism == null ? 128 : parallelism;
             if (jitter < 0 || jitter >= 1) {
                 throw new IllegalArgumentException("suite.webhook.delivery.jitter must be at least 0 and below 1");
             }

@@ -72,8 +72,8 @@ public class DeliveryAttempts {
         this.schedule = schedule;
         this.hooks = hooks;
         this.parallelism = properties.delivery().parallelism();
-        // the client bounds each POST by the time-out, the pool and statement time-outs the
-        // queries; a batch runs in waves of `parallelism`; this is only the last line
+        // the client bounds each POST by the time-out (a batch makes batchSize of them, parallelism
+        // at a time), the pool and statement time-outs bound the queries; this is only the last line
         this.blockLimit = properties.delivery().timeout().multipliedBy(1 + properties.delivery().batchSize()
                 / Math.max(1, parallelism)).plusSeconds(30);
     }

@@ -84,6 +84,8 @@ public class DeliveryHttpClient implements DisposableBean {
         this.timeout = delivery.timeout();
         this.connections = ConnectionProvider.builder("webhook-deliveries")
                 .maxConnections(delivery.maxConnections())
+                // requests beyond the connections of a receiver wait (bounded by the batch's parallelism), within the time-out
+                .pendingAcquireMaxCount(-1)
                 .pendingAcquireTimeout(timeout)
                 .maxIdleTime(Duration.ofSeconds(30))
                 .evictInBackground(Duration.ofSeconds(30))

@@ -28,6 +28,7 @@ import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
  * the factory wrote).</li>
  * <li>A database failure ({@link DeliveryStoreUnavailable}) is retried in place, without limit,
  * instead of spending one of the delivery's retries.</li>
+ * <li>The retry and dead-letter topics are named by attempt ({@link DeliveryTopics}).</li>
  * </ul>
  */
 @Configuration(proxyBeanMethods = false)

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 
 import dev.visibility.webhook.support.Events;
 import dev.visibility.webhook.support.Kafka;
@@ -132,6 +131,30 @@ class RetryAndRedeliveryTest extends WebhookApiTest {
         assertThat((List<Map<String, Object>>) log.get(0).get("attempts"))
                 .hasSize(4)
                 .allSatisfy(a -> assertThat(a).containsEntry("httpStatus", null).containsEntry("errorClass", "connection"));
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void aFirstAttemptRecordSeenAgainAfterItsAttemptWasStoredIsNotSentTwice() {
+        // what a crash between storing a failed first attempt and committing its offset leaves behind
+        try (Receiver receiver = Receiver.https().answering(n -> n == 1 ? Answer.of(503, Map.of("Retry-After", "3")) : Answer.of(200))) {
+            String project = newProject();
+            Map<String, Object> webhook = createWebhook(project, receiver.url("/again"), "action.created");
+            Kafka.publish(Kafka.event("action.created", project, Events.actionCreated()));
+            String deliveryId = receiver.await(1, WITHIN).get(0).header("X-Service-Delivery");
+            awaitDeliveries(project, webhook.get("id"), items -> ((List<?>) items.get(0).get("attempts")).size() == 1, WITHIN);
+
+            Kafka.publishRaw(DeliveryTopics.FIRST, (String) webhook.get("id"),
+                    "{\"deliveryId\":\"" + deliveryId + "\",\"webhookId\":\"" + webhook.get("id") + "\"}", Map.of());
+            List<Map<String, Object>> log = awaitDeliveries(project, webhook.get("id"),
+                    items -> "succeeded".equals(items.get(0).get("state")), WITHIN);
+            // past the first retry's due time too: the delivery was sent twice in all, never attempted twice at once
+            sleep(Duration.ofSeconds(4));
+            assertThat(receiver.received()).hasSize(2).extracting(r -> r.header("X-Service-Delivery")).containsOnly(deliveryId);
+            assertThat((List<Map<String, Object>>) deliveries(project, webhook.get("id")).get(0).get("attempts"))
+                    .extracting(a -> a.get("httpStatus")).containsExactly(503, 200);
+            assertThat(log).hasSize(1);
+        }
     }
 
     private static long millis(Receiver.Received earlier, Receiver.Received later) {

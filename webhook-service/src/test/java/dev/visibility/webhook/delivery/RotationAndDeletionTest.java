@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 
 import dev.visibility.webhook.support.Events;
 import dev.visibility.webhook.support.Kafka;

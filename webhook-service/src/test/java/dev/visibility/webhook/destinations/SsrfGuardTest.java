@@ -92,6 +92,23 @@ class SsrfGuardTest {
         }
     }
 
+    @Test
+    void localModeAcceptsHttpOnLocalhostAndLoopbackOnly() {
+        // DESIGN.md: in local mode (and only there) http://localhost and http://127.0.0.1 URLs are accepted
+        SubscriptionValidator local = new SubscriptionValidator(new DestinationGuard(new AddressPolicy(true), SsrfGuardTest::lookup),
+                new WebhookProperties("unused", true, true, null, null, null));
+        for (String url : List.of("http://localhost:3000/hooks", "http://127.0.0.1/hooks", "https://localhost:8443/hooks")) {
+            local.checkDestination(local.check(new CreateWebhookRequest(url, List.of("action.created")))).block();
+        }
+        for (String url : List.of("http://public.example/hooks", "http://93.184.215.14/hooks", "http://[::1]/hooks")) {
+            assertThatThrownBy(() -> local.check(new CreateWebhookRequest(url, List.of("action.created"))))
+                    .isInstanceOfSatisfying(InvalidParameter.class, e -> assertThat(e.parameter()).isEqualTo("url"));
+        }
+        // outside local mode, http is refused even for localhost
+        assertThatThrownBy(() -> validator.check(new CreateWebhookRequest("http://localhost:3000/hooks", List.of("action.created"))))
+                .isInstanceOf(InvalidParameter.class);
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"198.18.0.1", "192.0.2.1", "203.0.113.9", "224.0.0.1", "255.255.255.255", "::",
             "ff02::1", "2001:db8::1", "2001::1", "fec0::1", "100::1"})

@@ -196,6 +196,14 @@ class WebhookSubscriptionsApiTest extends WebhookApiTest {
                 .contentType(MediaType.TEXT_PLAIN).bodyValue("url=x"), 415)).containsEntry("error", "unsupported_media_type");
     }
 
+    @Test
+    void aBodyOverTheSizeLimitIsRefusedInTheErrorShape() {
+        String project = newProject();
+        String huge = "{\"url\":\"https://localhost:9/" + "a".repeat(400_000) + "\",\"events\":[\"action.created\"]}";
+        Map<String, Object> error = json(post(project, "/webhooks", huge), 413);
+        assertThat(error).containsEntry("error", "payload_too_large").containsEntry("status", 413);
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"https://10.0.0.7/hook", "https://169.254.169.254/latest/meta-data/",
             "https://100.64.0.1/hook", "https://192.168.1.20/hook", "https://172.16.5.4/hook", "https://[fd00:ec2::254]/hook",

@@ -52,12 +52,16 @@ public final class Kafka {
     }
 
     public static void publishRaw(String key, String value, Map<String, String> headers) {
-        ProducerRecord<String, String> record = new ProducerRecord<>(Topics.PUBLIC_EVENTS, key, value);
+        publishRaw(Topics.PUBLIC_EVENTS, key, value, headers);
+    }
+
+    public static void publishRaw(String topic, String key, String value, Map<String, String> headers) {
+        ProducerRecord<String, String> record = new ProducerRecord<>(topic, key, value);
         headers.forEach((name, headerValue) -> record.headers().add(name, headerValue.getBytes(StandardCharsets.UTF_8)));
         try {
             producer().send(record).get(10, TimeUnit.SECONDS);
         } catch (Exception e) {
-            throw new IllegalStateException("Could not publish to " + Topics.PUBLIC_EVENTS, e);
+            throw new IllegalStateException("Could not publish to " + topic, e);
         }
     }
 
