@@ -9,12 +9,15 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Environment;
 import org.springframework.kafka.config.TopicBuilder;
 import org.springframework.kafka.core.KafkaAdmin;
 
 /**
  * Declares the topics of DESIGN.md so that whichever service starts first creates them
- * (KafkaAdmin creates only the missing ones). {@code auth.keys} is compacted.
+ * (KafkaAdmin creates only the missing ones). {@code auth.keys} is compacted. Every topic has
+ * {@code suite.kafka.partitions} partitions unless {@code suite.kafka.topic-partitions.<topic>}
+ * says otherwise (webhook.deliveries has more: its consumers make the slow HTTP calls).
  */
 @AutoConfiguration
 @ConditionalOnClass(KafkaAdmin.class)
@@ -23,10 +26,12 @@ public class KafkaTopicsAutoConfiguration {
 
     @Bean
     KafkaAdmin.NewTopics suiteTopics(@Value("${suite.kafka.partitions:3}") int partitions,
-            @Value("${suite.kafka.replication-factor:1}") short replicationFactor) {
+            @Value("${suite.kafka.replication-factor:1}") short replicationFactor, Environment environment) {
         List<NewTopic> topics = new ArrayList<>();
         for (String name : Topics.ALL) {
-            TopicBuilder builder = TopicBuilder.name(name).partitions(partitions).replicas(replicationFactor);
+            // suite.kafka.topic-partitions.<topic> overrides the default for one topic
+            int count = environment.getProperty("suite.kafka.topic-partitions." + name, Integer.class, partitions);
+            TopicBuilder builder = TopicBuilder.name(name).partitions(count).replicas(replicationFactor);
             if (name.equals(Topics.AUTH_KEYS)) {
                 builder.compact();
             }
