@@ -14,7 +14,7 @@ import java.util.concurrent.TimeUnit;
 import dev.visibility.actions.action.ActionRepository;
 import dev.visibility.actions.action.ActionStatus;
 import dev.visibility.actions.action.Actor;
-import dev.visibility.actions.recommendations.RecommendationKafkaConfiguration.StringPublisher;
+import dev.visibility.platform.events.StringProducer;
 import dev.visibility.actions.write.ActionPatch;
 import dev.visibility.actions.write.ActionWriteService;
 import dev.visibility.actions.write.NewAction;
@@ -54,12 +54,12 @@ class LocalDemoData {
     private final boolean enabled;
     private final ActionRepository actions;
     private final ActionWriteService writes;
-    private final StringPublisher publisher;
+    private final StringProducer publisher;
     private final ObjectMapper mapper;
 
     LocalDemoData(@Value("${suite.demo.project-id:}") String projectId, @Value("${suite.demo.account-id:}") String accountId,
             @Value("${suite.demo.recommendations:300}") int count, @Value("${suite.demo.enabled:true}") boolean enabled,
-            ActionRepository actions, ActionWriteService writes, StringPublisher publisher, ObjectMapper mapper) {
+            ActionRepository actions, ActionWriteService writes, StringProducer publisher, ObjectMapper mapper) {
         this.projectId = projectId;
         this.accountId = accountId;
         this.count = count;

@@ -7,7 +7,7 @@ import java.util.Map;
 import java.util.UUID;
 
 import dev.visibility.actions.action.ActionRepository;
-import dev.visibility.actions.recommendations.RecommendationKafkaConfiguration.StringPublisher;
+import dev.visibility.platform.events.StringProducer;
 import dev.visibility.actions.support.ActionsTest;
 import dev.visibility.actions.write.ActionWriteService;
 import org.junit.jupiter.api.Test;
@@ -25,7 +25,7 @@ class LocalDemoDataTest extends ActionsTest {
     @Autowired
     ActionWriteService writes;
     @Autowired
-    StringPublisher publisher;
+    StringProducer publisher;
     @Autowired
     ObjectMapper mapper;
 

@@ -10,7 +10,7 @@ import java.util.UUID;
 
 import dev.visibility.actions.support.ActionsTest;
 import dev.visibility.actions.support.Candidates;
-import dev.visibility.actions.support.Kafka;
+import dev.visibility.platform.testing.TestKafka;
 import dev.visibility.actions.support.Schemas;
 import dev.visibility.platform.events.Topics;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -299,8 +299,8 @@ class RecommendationEventsTest extends ActionsTest {
         Map<String, Object> bad = candidate(project, marker);
         bad.put("priority", "urgent");
         String json = Candidates.json(bad);
-        Kafka.publish(Topics.RECOMMENDATIONS, project.toString(), List.of(json, "{not json"));
-        List<ConsumerRecord<String, String>> dead = Kafka.awaitRecords(RecommendationKafkaConfiguration.DEAD_LETTER_TOPIC,
+        TestKafka.publish(Topics.RECOMMENDATIONS, project.toString(), List.of(json, "{not json"));
+        List<ConsumerRecord<String, String>> dead = TestKafka.awaitRecords(RecommendationKafkaConfiguration.DEAD_LETTER_TOPIC,
                 r -> project.toString().equals(r.key()), 2, WITHIN);
         assertThat(dead).extracting(ConsumerRecord::value).containsExactly(json, "{not json");
         sync(project);
@@ -311,7 +311,7 @@ class RecommendationEventsTest extends ActionsTest {
     void eventsReachPublicEventsWithTheirHeaders() {
         UUID project = UUID.randomUUID();
         String id = ingest(project, candidate(project, "rec-kafka"));
-        List<ConsumerRecord<String, String>> records = Kafka.awaitRecords(Topics.PUBLIC_EVENTS,
+        List<ConsumerRecord<String, String>> records = TestKafka.awaitRecords(Topics.PUBLIC_EVENTS,
                 r -> project.toString().equals(r.key()), 2, Duration.ofSeconds(30));
         assertThat(records).hasSize(2);
         assertThat(records).extracting(r -> new String(r.headers().lastHeader(Topics.EVENT_TYPE_HEADER).value(), StandardCharsets.UTF_8))

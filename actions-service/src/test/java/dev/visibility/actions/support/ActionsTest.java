@@ -10,6 +10,7 @@ import java.util.UUID;
 import java.util.function.Supplier;
 
 import dev.visibility.platform.events.Topics;
+import dev.visibility.platform.testing.TestKafka;
 import dev.visibility.platform.testing.TestTokens;
 import org.junit.jupiter.api.BeforeEach;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -109,7 +110,7 @@ public abstract class ActionsTest {
 
     @SafeVarargs
     protected static void publish(UUID project, Map<String, Object>... candidates) {
-        Kafka.publish(Topics.RECOMMENDATIONS, project.toString(), Arrays.stream(candidates).map(Candidates::json).toList());
+        TestKafka.publish(Topics.RECOMMENDATIONS, project.toString(), Arrays.stream(candidates).map(Candidates::json).toList());
     }
 
     /** The id of the action of a recommendation, once ingested. */

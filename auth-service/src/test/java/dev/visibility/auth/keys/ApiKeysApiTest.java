@@ -20,7 +20,7 @@ import dev.visibility.auth.accounts.Permissions;
 import dev.visibility.auth.accounts.Plan;
 import dev.visibility.auth.secrets.Secrets;
 import dev.visibility.auth.support.Http;
-import dev.visibility.auth.support.Kafka;
+import dev.visibility.platform.testing.TestKafka;
 import dev.visibility.auth.support.TestAccounts;
 import dev.visibility.auth.support.TestAccounts.Team;
 import dev.visibility.platform.events.Topics;
@@ -35,7 +35,7 @@ import org.springframework.http.MediaType;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.test.web.reactive.server.WebTestClient;
 
-/** The account API's key routes (DESIGN.md, Account API; spec 5.1 to 5.6) against real PostgreSQL and Kafka. */
+/** The account API's key routes (DESIGN.md, Account API; spec 5.1 to 5.6) against real PostgreSQL and TestKafka. */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 class ApiKeysApiTest {
 
@@ -310,7 +310,7 @@ class ApiKeysApiTest {
         String hash = Secrets.sha256Hex((String) created.get("key"));
         Map<String, Object> revoked = data(json(delete(team.projectId(), created.get("id"), team.ownerBearer()), 200));
 
-        List<ConsumerRecord<String, String>> records = Kafka.awaitRecords(Topics.AUTH_KEYS,
+        List<ConsumerRecord<String, String>> records = TestKafka.awaitRecords(Topics.AUTH_KEYS,
                 record -> hash.equals(record.key()), 2, Duration.ofSeconds(30));
         assertThat(records).hasSize(2);
         List<Map<String, Object>> events = new ArrayList<>();

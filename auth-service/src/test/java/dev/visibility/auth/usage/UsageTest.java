@@ -16,7 +16,7 @@ import java.util.UUID;
 
 import dev.visibility.auth.accounts.Plan;
 import dev.visibility.auth.support.Http;
-import dev.visibility.auth.support.Kafka;
+import dev.visibility.platform.testing.TestKafka;
 import dev.visibility.auth.support.TestAccounts;
 import dev.visibility.auth.support.TestAccounts.Team;
 import dev.visibility.platform.events.Topics;
@@ -105,7 +105,7 @@ class UsageTest {
         Instant lastMonth = YearMonth.now(ZoneOffset.UTC).atDay(1).atStartOfDay().toInstant(ZoneOffset.UTC).minusSeconds(60);
         String key = team.projectId().toString();
         // one partition per key: the duplicate and last month's record are applied before the last one
-        Kafka.publish(Topics.USAGE_REQUESTS, key,
+        TestKafka.publish(Topics.USAGE_REQUESTS, key,
                 record(first, team.projectId(), now, 5),
                 record(first, team.projectId(), now, 5),
                 record(UUID.randomUUID(), team.projectId(), lastMonth, 100),
@@ -118,7 +118,7 @@ class UsageTest {
     void unusableRecordsGoToTheDeadLetterTopicWithoutBlockingThePartition() {
         Team team = accounts.team(Plan.PLUS);
         String key = team.projectId().toString();
-        Kafka.publish(Topics.USAGE_REQUESTS, key,
+        TestKafka.publish(Topics.USAGE_REQUESTS, key,
                 "not json at all",
                 "{\"eventId\": \"" + UUID.randomUUID() + "\", \"projectId\": \"not-a-uuid\", \"intervalStart\": \"2026-01-01T00:00:00Z\", \"requests\": 1}",
                 "{\"projectId\": \"" + key + "\", \"intervalStart\": \"2026-01-01T00:00:00Z\", \"requests\": 1}",
@@ -126,7 +126,7 @@ class UsageTest {
                 record(UUID.randomUUID(), team.projectId(), Instant.now(), 4));
 
         assertThat(awaitTotalAtLeast(team, 4)).isEqualTo(4);
-        assertThat(Kafka.awaitRecords(UsageKafkaConfiguration.DEAD_LETTER_TOPIC, r -> key.equals(r.key()), 4, WITHIN))
+        assertThat(TestKafka.awaitRecords(UsageKafkaConfiguration.DEAD_LETTER_TOPIC, r -> key.equals(r.key()), 4, WITHIN))
                 .extracting(r -> r.value()).hasSize(4).first().isEqualTo("not json at all");
     }
 

@@ -1,4 +1,4 @@
-package dev.visibility.visibility.ingest;
+package dev.visibility.platform.events;
 
 import java.util.HashMap;
 import java.util.Map;
@@ -11,8 +11,10 @@ import org.springframework.kafka.core.DefaultKafkaProducerFactory;
 import org.springframework.kafka.core.KafkaTemplate;
 
 /**
- * A producer of String values, byte for byte (dead letters, demo records serialized by the
- * service's own ObjectMapper). Not a KafkaTemplate bean, so Boot's own template stays as it is.
+ * A producer of String values, byte for byte, with the service's producer settings (idempotent,
+ * acks=all, timeouts): dead letters, and records a service serialized itself (the local demo
+ * data). Declare it as a bean of its own type; it is deliberately not a KafkaTemplate bean, so
+ * Boot's JSON template stays as it is.
  */
 public final class StringProducer implements DisposableBean {
 

@@ -1,14 +1,14 @@
-package dev.visibility.auth.support;
+package dev.visibility.platform.testing;
 
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
 import java.util.UUID;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
-import dev.visibility.platform.testing.SharedInfrastructure;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -18,29 +18,41 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
-/** Plain Kafka clients against the shared test broker, as another service would use it. */
-public final class Kafka {
+/**
+ * Plain Kafka clients against the shared test broker, as an internal producer or another service
+ * would use them: String keys and values, exactly the bytes given.
+ */
+public final class TestKafka {
 
-    private Kafka() {
+    private TestKafka() {
     }
 
-    /** Publishes records in order, each to the partition of its key, and waits for the broker. */
+    /** Publishes records in order to the partition of {@code key} and waits for the broker's acknowledgements. */
     public static void publish(String topic, String key, String... values) {
+        publish(topic, key, List.of(values));
+    }
+
+    /** Publishes records in order to the partition of {@code key} and waits for the broker's acknowledgements. */
+    public static void publish(String topic, String key, List<String> values) {
         Properties props = new Properties();
         props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, SharedInfrastructure.kafkaBootstrapServers());
         props.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
         props.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
         props.put(ProducerConfig.ACKS_CONFIG, "all");
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(props)) {
+            List<Future<?>> acks = new ArrayList<>();
             for (String value : values) {
-                producer.send(new ProducerRecord<>(topic, key, value)).get(10, TimeUnit.SECONDS);
+                acks.add(producer.send(new ProducerRecord<>(topic, key, value)));
+            }
+            for (Future<?> ack : acks) {
+                ack.get(10, TimeUnit.SECONDS);
             }
         } catch (Exception e) {
             throw new IllegalStateException("Could not publish to " + topic, e);
         }
     }
 
-    /** Reads {@code topic} from the beginning until a record matches or {@code within} passes. */
+    /** Reads {@code topic} from the beginning until {@code count} records match or {@code within} passes. */
     public static List<ConsumerRecord<String, String>> awaitRecords(String topic,
             Predicate<ConsumerRecord<String, String>> matching, int count, Duration within) {
         Properties props = new Properties();
