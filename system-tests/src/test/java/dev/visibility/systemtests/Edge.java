@@ -4,7 +4,9 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
@@ -13,24 +15,38 @@ import dev.visibility.platform.testing.TestTokens;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The public edge as it runs in production, started once per test JVM: auth-service (local
- * profile, which seeds an account, two projects with all-scopes keys and an admin token) and two
- * gateway replicas sharing a Redis rate-limit store, on the shared real Kafka and PostgreSQL.
- * Every other service is "down" (its port has no listener).
+ * The public edge as it runs in production, started once per test JVM, on the shared real Kafka
+ * and PostgreSQL: auth-service (local profile, which seeds an account, two projects with
+ * all-scopes keys and an admin token); visibility-service, actions-service and webhook-service
+ * (default profile: no demo data; webhook-service accepts the tests' receivers on
+ * {@code http://127.0.0.1} and retries quickly); two gateway replicas sharing a Redis rate-limit
+ * store with a small Plus limit (for the 429 tests); and a third gateway ({@link #domain}) with
+ * its own local store and a limit the domain tests never reach. Outcomes, traffic, agents and
+ * MCP are "down" (their port has no listener).
  */
 public final class Edge {
 
     /** Requests per window of the Plus plan in these tests. */
     public static final int PLUS_LIMIT = 40;
+    /** Requests per window of every plan on the domain tests' gateway. */
+    public static final int DOMAIN_LIMIT = 1_000_000;
+    /** AES key of webhook-service's stored signing secrets (base64 of 32 bytes), for the tests only. */
+    static final String WEBHOOK_SECRET_KEY = "q8mXk0TQq3N1z0Rr9m3mCk5xv2bq0tq4lQk4m3u8a1E=";
 
     private static Edge instance;
 
     public final ServiceProcess auth;
     public final ServiceProcess gatewayA;
     public final ServiceProcess gatewayB;
+    /** The gateway the domain tests use: same routes, a limit they never reach. */
+    public final ServiceProcess domain;
+    public final ServiceProcess visibility;
+    public final ServiceProcess actions;
+    public final ServiceProcess webhook;
     public final Seed seed;
 
     private Edge() {
+        List<ServiceProcess> started = new ArrayList<>();
         Map<String, String> env = new HashMap<>();
         env.put("SPRING_KAFKA_BOOTSTRAP_SERVERS", SharedInfrastructure.kafkaBootstrapServers());
         env.put("SUITE_DB_HOST", "localhost");
@@ -42,34 +58,62 @@ public final class Edge {
         env.put("SUITE_CURSOR_SECRET", TestTokens.CURSOR_SECRET);
         try {
             Path seedFile = Files.createTempDirectory("edge-seed").resolve("seed.json");
+            ServiceProcess.prepare("auth-service", "visibility-service", "actions-service", "webhook-service", "gateway");
             ServiceProcess redis = ServiceProcess.startRedis();
+            started.add(redis);
             auth = ServiceProcess.startJar("auth-service", "auth-service", env, "--spring.profiles.active=local",
                     "--suite.local.seed-file=" + seedFile);
+            visibility = ServiceProcess.startJar("visibility-service", "visibility-service", env);
+            actions = ServiceProcess.startJar("actions-service", "actions-service", env);
+            Map<String, String> webhookEnv = new HashMap<>(env);
+            webhookEnv.put("SUITE_WEBHOOK_SECRET_KEY", WEBHOOK_SECRET_KEY);
+            webhook = ServiceProcess.startJar("webhook-service", "webhook-service", webhookEnv,
+                    // the tests' receivers listen on http://127.0.0.1 (DESIGN.md: local mode only)
+                    "--suite.webhook.allow-loopback=true",
+                    "--suite.webhook.allow-local-http=true",
+                    // 1 + 3 attempts end within a few seconds: delays of about 0.2, 0.4 and 0.8 s
+                    "--suite.webhook.delivery.timeout=3s",
+                    "--suite.webhook.delivery.backoff-base=200ms",
+                    "--suite.webhook.delivery.backoff-max=1s",
+                    // as in local mode: two consumers per delivery topic on this one machine (ignored by
+                    // webhook-service builds without the property)
+                    "--suite.webhook.delivery.delivery-concurrency=2");
             int down = ServiceProcess.freePort();
-            String[] gatewayArgs = {
+            List<String> routes = List.of(
                     "--suite.services.auth-service=" + auth.baseUrl(),
-                    "--suite.services.visibility-service=http://127.0.0.1:" + down,
-                    "--suite.services.actions-service=http://127.0.0.1:" + down,
+                    "--suite.services.visibility-service=" + visibility.baseUrl(),
+                    "--suite.services.actions-service=" + actions.baseUrl(),
                     "--suite.services.outcomes-service=http://127.0.0.1:" + down,
                     "--suite.services.traffic-service=http://127.0.0.1:" + down,
                     "--suite.services.agents-service=http://127.0.0.1:" + down,
-                    "--suite.services.webhook-service=http://127.0.0.1:" + down,
+                    "--suite.services.webhook-service=" + webhook.baseUrl(),
                     "--suite.services.mcp-service=http://127.0.0.1:" + down,
+                    "--suite.usage.flush-interval=1s");
+            List<String> shared = new ArrayList<>(routes);
+            shared.addAll(List.of(
                     "--suite.rate-limit.store=redis",
                     "--spring.data.redis.host=127.0.0.1",
                     "--spring.data.redis.port=" + redis.port(),
                     "--suite.rate-limit.plans.plus=" + PLUS_LIMIT,
-                    "--suite.rate-limit.member=100000",
-                    "--suite.usage.flush-interval=1s"};
-            gatewayA = ServiceProcess.startJar("gateway", "gateway-a", env, gatewayArgs);
-            gatewayB = ServiceProcess.startJar("gateway", "gateway-b", env, gatewayArgs);
-            CompletableFuture.allOf(
-                    CompletableFuture.runAsync(() -> auth.awaitReady(Duration.ofMinutes(3))),
-                    CompletableFuture.runAsync(() -> gatewayA.awaitReady(Duration.ofMinutes(3))),
-                    CompletableFuture.runAsync(() -> gatewayB.awaitReady(Duration.ofMinutes(3)))).join();
+                    "--suite.rate-limit.member=100000"));
+            List<String> unthrottled = new ArrayList<>(routes);
+            unthrottled.addAll(List.of(
+                    "--suite.rate-limit.store=local",
+                    "--suite.rate-limit.plans.plus=" + DOMAIN_LIMIT,
+                    "--suite.rate-limit.member=" + DOMAIN_LIMIT));
+            gatewayA = ServiceProcess.startJar("gateway", "gateway-a", env, shared.toArray(String[]::new));
+            gatewayB = ServiceProcess.startJar("gateway", "gateway-b", env, shared.toArray(String[]::new));
+            domain = ServiceProcess.startJar("gateway", "gateway-c", env, unthrottled.toArray(String[]::new));
+            List<ServiceProcess> services = List.of(auth, visibility, actions, webhook, gatewayA, gatewayB, domain);
+            started.addAll(services);
+            CompletableFuture.allOf(services.stream()
+                    .map(process -> CompletableFuture.runAsync(() -> process.awaitReady(Duration.ofMinutes(5))))
+                    .toArray(CompletableFuture[]::new)).join();
             seed = JsonMapper.builder().build().readValue(Files.readString(seedFile), Seed.class);
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
+        } catch (IOException | RuntimeException e) {
+            // a failed start (for example a jar being rebuilt) leaves nothing running behind for the retry
+            started.forEach(ServiceProcess::stop);
+            throw e instanceof RuntimeException runtime ? runtime : new IllegalStateException(e);
         }
     }
 
