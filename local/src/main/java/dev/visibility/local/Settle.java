@@ -1,0 +1,133 @@
+package dev.visibility.local;
+
+import java.io.PrintStream;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.ListOffsetsResult;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.GroupState;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.GroupIdNotFoundException;
+
+/**
+ * {@code ./suite settle} (internal, run by {@code ./suite up}): waits until the records the
+ * services publish at their first start (the demo data, through the same topics as internal
+ * producers) have been consumed: no lag of the consuming groups on the ingestion and webhook
+ * topics, and no new record on them, for {@link #QUIET}. Without it, the first minute after the
+ * first {@code up} answers with partial demo data and queues a user's first events behind the demo's.
+ */
+final class Settle {
+
+    static final Duration QUIET = Duration.ofSeconds(2);
+    /** Topic and the consumer group that works it off (spring.application.name, or webhook-service's own groups). */
+    static final Map<String, String> CONSUMERS = Map.of(
+            "tracking.runs", "visibility-service",
+            "agentpicks.runs", "visibility-service",
+            "recommendations", "actions-service",
+            "public.events", "webhook-fan-out",
+            "webhook.deliveries", "webhook-delivery");
+
+    private final SuiteLocation suite;
+
+    Settle(SuiteLocation suite) {
+        this.suite = suite;
+    }
+
+    /** 0 when quiet within the time-out, 1 otherwise (up goes on either way). */
+    int run(Duration timeout, PrintStream out) {
+        long started = System.nanoTime();
+        long deadline = started + timeout.toNanos();
+        Properties config = new Properties();
+        config.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, suite.kafkaBootstrap());
+        config.put(AdminClientConfig.CLIENT_ID_CONFIG, "suite-settle");
+        config.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 5_000);
+        config.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 10_000);
+        try (Admin admin = Admin.create(config)) {
+            Map<TopicPartition, Long> previousEnds = null;
+            long quietSince = 0;
+            long lag = -1;
+            while (System.nanoTime() < deadline) {
+                Map<TopicPartition, Long> ends = ends(admin);
+                lag = lag(admin, ends);
+                long now = System.nanoTime();
+                if (lag == 0 && ends.equals(previousEnds)) {
+                    if (now - quietSince >= QUIET.toNanos()) {
+                        out.printf("  demo data ingested and delivered (%.1f s)%n", (now - started) / 1e9);
+                        return 0;
+                    }
+                } else {
+                    quietSince = now;
+                }
+                previousEnds = ends;
+                Thread.sleep(500);
+            }
+            out.printf("  the services are still working off %d records after %d s; the first answers and deliveries may lag%n",
+                    lag, timeout.toSeconds());
+            return 1;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return 1;
+        } catch (ExecutionException | TimeoutException | RuntimeException e) {
+            out.println("  could not check the demo ingestion (" + e.getClass().getSimpleName() + "); going on");
+            return 1;
+        }
+    }
+
+    private static Map<TopicPartition, Long> ends(Admin admin) throws InterruptedException, ExecutionException, TimeoutException {
+        Map<String, TopicDescription> topics = admin.describeTopics(CONSUMERS.keySet()).allTopicNames().get(10, TimeUnit.SECONDS);
+        Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
+        topics.values().forEach(d -> d.partitions().forEach(p -> latest.put(new TopicPartition(d.name(), p.partition()), OffsetSpec.latest())));
+        Map<TopicPartition, Long> ends = new HashMap<>();
+        for (Map.Entry<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> e
+                : admin.listOffsets(latest).all().get(10, TimeUnit.SECONDS).entrySet()) {
+            ends.put(e.getKey(), e.getValue().offset());
+        }
+        return ends;
+    }
+
+    /**
+     * Records not yet committed by the consuming groups; a partition a running group never committed
+     * counts whole. A group that does not exist (a service renamed it) is left out rather than waited for.
+     */
+    private static long lag(Admin admin, Map<TopicPartition, Long> ends) throws InterruptedException, ExecutionException, TimeoutException {
+        Map<String, Map<TopicPartition, OffsetAndMetadata>> committed = new HashMap<>();
+        for (String group : Set.copyOf(CONSUMERS.values())) {
+            if (exists(admin, group)) {
+                committed.put(group, admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get(10, TimeUnit.SECONDS));
+            }
+        }
+        long lag = 0;
+        for (Map.Entry<TopicPartition, Long> end : ends.entrySet()) {
+            Map<TopicPartition, OffsetAndMetadata> group = committed.get(CONSUMERS.get(end.getKey().topic()));
+            if (group != null) {
+                OffsetAndMetadata done = group.get(end.getKey());
+                lag += Math.max(0, end.getValue() - (done == null ? 0 : done.offset()));
+            }
+        }
+        return lag;
+    }
+
+    private static boolean exists(Admin admin, String group) throws InterruptedException, TimeoutException {
+        try {
+            GroupState state = admin.describeConsumerGroups(List.of(group)).all().get(10, TimeUnit.SECONDS).get(group).groupState();
+            return state != GroupState.DEAD && state != GroupState.UNKNOWN;
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof GroupIdNotFoundException) {
+                return false;
+            }
+            throw new IllegalStateException("describing consumer group " + group + " failed", e.getCause());
+        }
+    }
+}
