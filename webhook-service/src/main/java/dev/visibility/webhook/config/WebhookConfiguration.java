@@ -6,6 +6,7 @@ import dev.visibility.webhook.delivery.RetrySchedule;
 import dev.visibility.webhook.destinations.AddressPolicy;
 import dev.visibility.webhook.destinations.DestinationGuard;
 import dev.visibility.webhook.secrets.SecretCipher;
+import dev.visibility.webhook.secrets.SigningKeys;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -18,6 +19,11 @@ class WebhookConfiguration {
     @Bean
     SecretCipher secretCipher(WebhookProperties properties) {
         return SecretCipher.fromBase64Key(properties.secretKey());
+    }
+
+    @Bean
+    SigningKeys signingKeys(SecretCipher cipher) {
+        return new SigningKeys(cipher);
     }
 
     @Bean

@@ -14,15 +14,26 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * @param maxActivePerProject how many active subscriptions one project may have
  * @param delivery            time-outs, back-off and listener sizing of deliveries
  * @param tls                 extra certificates the delivery client trusts
+ * @param retention           how long finished deliveries (succeeded, failed, cancelled), their attempts and
+ *                            the event bodies no delivery needs any more are kept; pending ones are never purged
+ * @param purgeInterval       how often the purge of what is older than {@code retention} runs
  */
 @ConfigurationProperties("suite.webhook")
 public record WebhookProperties(String secretKey, boolean allowLoopback, boolean allowLocalHttp,
-        Integer maxActivePerProject, Delivery delivery, Tls tls) {
+        Integer maxActivePerProject, Delivery delivery, Tls tls, Duration retention, Duration purgeInterval) {
 
     public WebhookProperties {
         maxActivePerProject = maxActivePerProject == null ? 20 : maxActivePerProject;
-        delivery = delivery == null ? new Delivery(null, null, null, null, null, null, null, null, null, null) : delivery;
+        delivery = delivery == null ? new Delivery(null, null, null, null, null, null, null, null, null, null, null) : delivery;
         tls = tls == null ? new Tls(null, null) : tls;
+        retention = retention == null ? Duration.ofDays(30) : retention;
+        purgeInterval = purgeInterval == null ? Duration.ofHours(1) : purgeInterval;
+        if (retention.isNegative() || retention.isZero()) {
+            throw new IllegalArgumentException("suite.webhook.retention must be positive");
+        }
+        if (purgeInterval.isNegative() || purgeInterval.isZero()) {
+            throw new IllegalArgumentException("suite.webhook.purge-interval must be positive");
+        }
     }
 
     /**
@@ -31,15 +42,17 @@ public record WebhookProperties(String secretKey, boolean allowLoopback, boolean
      * @param backoffMax     the longest delay before a retry, also the bound of an honoured {@code Retry-After}
      * @param jitter         each delay is drawn uniformly within this fraction around its nominal value
      * @param resolveTimeout DNS lookup of a host when a subscription is created
-     * @param concurrency    consumers of {@code public.events}, {@code webhook.deliveries} and {@code -retry-1} per instance
+     * @param concurrency    consumers of {@code public.events} per instance
      * @param maxPollRecords retry records per poll; with {@code timeout} it bounds the time between polls
      * @param maxConnections pooled connections per receiver (host and port) per instance
-     * @param batchSize      first-attempt records per poll of {@code webhook.deliveries}
-     * @param parallelism    POSTs of one batch in flight at once
+     * @param batchSize      first-attempt records per poll of {@code webhook.deliveries}, per consumer
+     * @param parallelism    POSTs of one batch in flight at once (per consumer of {@code webhook.deliveries})
+     * @param deliveryConcurrency consumers per instance of {@code webhook.deliveries} and of each of its retry and
+     *                       dead-letter topics; null: as many as {@code webhook.deliveries} has partitions
      */
     public record Delivery(Duration timeout, Duration backoffBase, Duration backoffMax, Double jitter,
             Duration resolveTimeout, Integer concurrency, Integer maxPollRecords, Integer maxConnections,
-            Integer batchSize, Integer parallelism) {
+            Integer batchSize, Integer parallelism, Integer deliveryConcurrency) {
 
         public Delivery {
             timeout = timeout == null ? Duration.ofSeconds(10) : timeout;
@@ -50,8 +63,11 @@ public record WebhookProperties(String secretKey, boolean allowLoopback, boolean
             concurrency = concurrency == null ? 3 : concurrency;
             maxPollRecords = maxPollRecords == null ? 20 : maxPollRecords;
             maxConnections = maxConnections == null ? 64 : maxConnections;
-            batchSize = batchSize == null ? 500 : batchSize;
-            parallelism = parallelism == null ? 128 : parallelism;
+            batchSize = batchSize == null ? 250 : batchSize;
+            parallelism = parallelism == null ? 64 : parallelism;
+            if (deliveryConcurrency != null && deliveryConcurrency < 1) {
+                throw new IllegalArgumentException("suite.webhook.delivery.delivery-concurrency must be at least 1");
+            }
             if (jitter < 0 || jitter >= 1) {
                 throw new IllegalArgumentException("suite.webhook.delivery.jitter must be at least 0 and below 1");
             }

@@ -14,8 +14,7 @@ import dev.visibility.webhook.config.WebhookProperties;
 import dev.visibility.webhook.delivery.DeliveryHttpClient.Outcome;
 import dev.visibility.webhook.delivery.DeliveryStore.AttemptRow;
 import dev.visibility.webhook.delivery.DeliveryStore.DeliveryToAttempt;
-import dev.visibility.webhook.secrets.SecretCipher;
-import dev.visibility.webhook.secrets.SigningSecrets;
+import dev.visibility.webhook.secrets.SigningKeys;
 import io.r2dbc.spi.R2dbcException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -58,17 +57,17 @@ public class DeliveryAttempts {
 
     private final DeliveryStore store;
     private final DeliveryHttpClient client;
-    private final SecretCipher cipher;
+    private final SigningKeys signing;
     private final RetrySchedule schedule;
     private final DeliveryHooks hooks;
     private final int parallelism;
     private final Duration blockLimit;
 
-    public DeliveryAttempts(DeliveryStore store, DeliveryHttpClient client, SecretCipher cipher, RetrySchedule schedule,
+    public DeliveryAttempts(DeliveryStore store, DeliveryHttpClient client, SigningKeys signing, RetrySchedule schedule,
             DeliveryHooks hooks, WebhookProperties properties) {
         this.store = store;
         this.client = client;
-        this.cipher = cipher;
+        this.signing = signing;
         this.schedule = schedule;
         this.hooks = hooks;
         this.parallelism = properties.delivery().parallelism();
@@ -158,16 +157,16 @@ public class DeliveryAttempts {
 
     private Mono<Attempted> send(DeliveryToAttempt delivery, int attempt) {
         byte[] body = delivery.body().getBytes(StandardCharsets.UTF_8);
-        String secret;
+        String signature;
         try {
             // the secret current at the time of this attempt (spec 6.4.2: a replaced secret no longer verifies)
-            secret = cipher.decrypt(delivery.secretCiphertext(), delivery.webhookId());
+            signature = signing.sign(delivery.webhookId(), delivery.secretCiphertext(), body);
         } catch (IllegalStateException e) {
             log.error("Delivery {} cannot be signed: {}; it is failed", delivery.id(), e.getMessage());
             return Mono.just(new Attempted(delivery, attempt, null));
         }
         return client.post(new DeliveryHttpClient.Request(delivery.url(), body, delivery.event(),
-                        SigningSecrets.sign(secret, body), delivery.id(), delivery.redeliveryOf()))
+                        signature, delivery.id(), delivery.redeliveryOf()))
                 .map(outcome -> {
                     hooks.runAfterAnswer(delivery.id(), delivery.webhookId(), outcome);
                     if (!outcome.succeeded()) {

@@ -16,6 +16,7 @@ import org.springframework.boot.kafka.autoconfigure.ConcurrentKafkaListenerConta
 import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 import org.springframework.kafka.config.ConcurrentKafkaListenerContainerFactory;
 import org.springframework.kafka.config.TopicBuilder;
 import org.springframework.kafka.core.DefaultKafkaConsumerFactory;
@@ -43,6 +44,14 @@ import org.springframework.util.backoff.ExponentialBackOff;
  * {@code webhook.deliveries-dlt}, whose handler marks the delivery failed. Each record waits in
  * its topic until its own due time ({@link RetrySchedule}, {@link DeliveryRetryTopics}).</li>
  * </ul>
+ *
+ * <p>Partitions: {@code webhook.deliveries} has as many as the platform declares for it
+ * ({@code suite.kafka.topic-partitions.webhook.deliveries}, 6 by default, else
+ * {@code suite.kafka.partitions}); its retry and dead-letter topics get the same number, and
+ * records go to them by key (the webhook id), like the first-attempt topic, so that a topic with
+ * another count (created earlier) is no problem. Each of those topics has
+ * {@code delivery-concurrency} consumers per instance (default: one per partition), so that a
+ * receiver that times out holds only its own partition.
  */
 @Configuration(proxyBeanMethods = false)
 class DeliveryKafkaConfiguration {
@@ -80,32 +89,54 @@ class DeliveryKafkaConfiguration {
     @Bean(FAN_OUT_FACTORY)
     ConcurrentKafkaListenerContainerFactory<Object, Object> publicEventsListenerContainerFactory(
             ConcurrentKafkaListenerContainerFactoryConfigurer configurer, KafkaProperties properties, WebhookProperties webhook) {
-        return batchFactory(configurer, properties, webhook, Map.of());
-    }
-
-    @Bean(FIRST_ATTEMPT_FACTORY)
-    ConcurrentKafkaListenerContainerFactory<Object, Object> firstAttemptListenerContainerFactory(
-            ConcurrentKafkaListenerContainerFactoryConfigurer configurer, KafkaProperties properties, WebhookProperties webhook) {
-        return batchFactory(configurer, properties, webhook,
-                Map.of(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, webhook.delivery().batchSize()));
-    }
-
-    @Bean(RETRY_FACTORY)
-    ConcurrentKafkaListenerContainerFactory<Object, Object> retryListenerContainerFactory(
-            ConcurrentKafkaListenerContainerFactoryConfigurer configurer, KafkaProperties properties, WebhookProperties webhook) {
-        // one record at a time, each up to the time-out: few per poll keeps polls within max.poll.interval.ms;
-        // a paused partition resumes when its record is due, and a short fetch wait lets its next fetch start soon after
-        ConcurrentKafkaListenerContainerFactory<Object, Object> factory = stringFactory(configurer, properties,
-                Map.of(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, webhook.delivery().maxPollRecords(),
-                        ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 100));
+        ConcurrentKafkaListenerContainerFactory<Object, Object> factory = batchFactory(configurer, properties, Map.of());
         factory.setConcurrency(webhook.delivery().concurrency());
         return factory;
     }
 
+    @Bean(FIRST_ATTEMPT_FACTORY)
+    ConcurrentKafkaListenerContainerFactory<Object, Object> firstAttemptListenerContainerFactory(
+            ConcurrentKafkaListenerContainerFactoryConfigurer configurer, KafkaProperties properties, WebhookProperties webhook,
+            Environment environment) {
+        ConcurrentKafkaListenerContainerFactory<Object, Object> factory = batchFactory(configurer, properties,
+                Map.of(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, webhook.delivery().batchSize()));
+        factory.setConcurrency(deliveryConcurrency(webhook, environment));
+        return factory;
+    }
+
+    @Bean(RETRY_FACTORY)
+    ConcurrentKafkaListenerContainerFactory<Object, Object> retryListenerContainerFactory(
+            ConcurrentKafkaListenerContainerFactoryConfigurer configurer, KafkaProperties properties, WebhookProperties webhook,
+            Environment environment) {
+        // one record at a time, each up to the time-out: few per poll keeps polls within max.poll.interval.ms.
+        // With one consumer per partition (the default), a paused partition has no fetch in flight and the
+        // next poll after its resumption fetches at once, so the default fetch wait stays (a short one made
+        // the 24 mostly idle retry consumers fetch 10 times a second each)
+        ConcurrentKafkaListenerContainerFactory<Object, Object> factory = stringFactory(configurer, properties,
+                Map.of(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, webhook.delivery().maxPollRecords()));
+        factory.setConcurrency(deliveryConcurrency(webhook, environment));
+        return factory;
+    }
+
+    /**
+     * Partitions of {@code webhook.deliveries} as the platform declares it (its per-topic count,
+     * else the default count); the retry and dead-letter topics of deliveries get as many.
+     */
+    static int deliveryPartitions(Environment environment) {
+        int partitions = environment.getProperty("suite.kafka.partitions", Integer.class, 3);
+        return environment.getProperty("suite.kafka.topic-partitions." + DeliveryTopics.FIRST, Integer.class, partitions);
+    }
+
+    /** Consumers per delivery topic: configured, else one per partition. */
+    static int deliveryConcurrency(WebhookProperties webhook, Environment environment) {
+        Integer configured = webhook.delivery().deliveryConcurrency();
+        return configured != null ? configured : deliveryPartitions(environment);
+    }
+
     @Bean
     RetryTopicConfiguration deliveryRetryTopicConfiguration(StringRecords records, WebhookProperties webhook,
+            Environment environment,
             @Value("${suite.kafka.create-topics:true}") boolean createTopics,
-            @Value("${suite.kafka.partitions:3}") int partitions,
             @Value("${suite.kafka.replication-factor:1}") short replicationFactor) {
         WebhookProperties.Delivery delivery = webhook.delivery();
         RetrySchedule schedule = new RetrySchedule(delivery);
@@ -120,8 +151,10 @@ class DeliveryKafkaConfiguration {
                 .retryOn(DeliveryAttemptFailed.class)
                 .traversingCauses()
                 .dltHandlerMethod("deliveryRetryListener", "onDeadLetter")
-                .concurrency(1)
-                .autoCreateTopics(createTopics, partitions, replicationFactor)
+                // the retry topics (attempts 3 and 4 make HTTP calls) and the dead-letter topic: as many
+                // consumers and partitions as webhook.deliveries
+                .concurrency(deliveryConcurrency(webhook, environment))
+                .autoCreateTopics(createTopics, deliveryPartitions(environment), replicationFactor)
                 .create(records.template);
     }
 
@@ -141,10 +174,9 @@ class DeliveryKafkaConfiguration {
     }
 
     private static ConcurrentKafkaListenerContainerFactory<Object, Object> batchFactory(
-            ConcurrentKafkaListenerContainerFactoryConfigurer configurer, KafkaProperties properties, WebhookProperties webhook,
+            ConcurrentKafkaListenerContainerFactoryConfigurer configurer, KafkaProperties properties,
             Map<String, Object> overrides) {
         ConcurrentKafkaListenerContainerFactory<Object, Object> factory = stringFactory(configurer, properties, overrides);
-        factory.setConcurrency(webhook.delivery().concurrency());
         factory.setBatchListener(true);
         // unusable records are parked by the listeners themselves; what is left is the database
         // or the broker being unavailable: the batch is tried again, without limit

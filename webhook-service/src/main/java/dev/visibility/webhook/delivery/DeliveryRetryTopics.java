@@ -28,7 +28,8 @@ import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
  * the factory wrote).</li>
  * <li>A database failure ({@link DeliveryStoreUnavailable}) is retried in place, without limit,
  * instead of spending one of the delivery's retries.</li>
- * <li>The retry and dead-letter topics are named by attempt ({@link DeliveryTopics}).</li>
+ * <li>The retry and dead-letter topics are named by attempt ({@link DeliveryTopics}); records
+ * go to them by key.</li>
  * </ul>
  */
 @Configuration(proxyBeanMethods = false)
@@ -49,6 +50,9 @@ class DeliveryRetryTopics extends RetryTopicConfigurationSupport {
             // a failed attempt is logged once by DeliveryAttempts; other failures by the dead-letter handler
             factory.neverLogListenerException();
             factory.setHeadersFunction(DeliveryRetryTopics::dueTime);
+            // by key (the webhook id), as the first retry topic is fed, not to the partition of the same
+            // number: the next topic may have another partition count (it also spares a metadata look-up)
+            factory.setPartitionResolver((record, topic) -> null);
         };
     }
 

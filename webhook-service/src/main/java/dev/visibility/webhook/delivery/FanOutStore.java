@@ -1,22 +1,15 @@
 package dev.visibility.webhook.delivery;
 
 import java.time.Instant;
-import java.util.Arrays;
-import java.util.List;
 import java.util.UUID;
 
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.stereotype.Repository;
 import reactor.core.publisher.Flux;
-import reactor.core.publisher.Mono;
 
-/** The set-based statements of the fan-out: one of each per batch of public events, whatever its size. */
+/** The set-based statement of the fan-out: one per batch of public events, whatever its size. */
 @Repository
 class FanOutStore {
-
-    /** An active subscription of one of the batch's projects. */
-    record ActiveWebhook(UUID id, UUID projectId, List<String> events) {
-    }
 
     /** A delivery of the batch's events that still has to be queued. */
     record Queued(UUID deliveryId, UUID webhookId) {
@@ -28,51 +21,43 @@ class FanOutStore {
         this.db = db;
     }
 
-    Flux<ActiveWebhook> activeWebhooks(UUID[] projectIds) {
-        return db.sql("SELECT id, project_id, events FROM subscriptions WHERE is_active AND project_id = ANY (:projects)")
-                .bind("projects", projectIds)
-                .map((row, meta) -> new ActiveWebhook(row.get("id", UUID.class), row.get("project_id", UUID.class),
-                        Arrays.asList(row.get("events", String[].class))))
-                .all();
-    }
-
-    Mono<Void> insertEvents(UUID[] eventIds, UUID[] projectIds, String[] events, String[] bodies) {
+    /**
+     * The whole fan-out of a batch in one statement (one round trip, atomic): matches the events
+     * with the active subscriptions of their projects that list their names, stores the bodies of
+     * the events that matched, inserts the deliveries that do not exist yet (one per event and
+     * webhook, whatever the number of runs), and answers the deliveries of these events never
+     * attempted: those it created, and (from the snapshot before it) those an earlier run created
+     * whose records may not have reached the broker.
+     */
+    Flux<Queued> fanOut(UUID[] eventIds, UUID[] projectIds, String[] events, String[] bodies, Instant createdAt) {
         return db.sql("""
-                INSERT INTO events (event_id, project_id, event, body)
-                SELECT * FROM unnest(:eventIds::uuid[], :projectIds::uuid[], :events::text[], :bodies::text[])
-                ON CONFLICT (event_id) DO NOTHING""")
+                WITH input AS (
+                    SELECT * FROM unnest(:eventIds::uuid[], :projectIds::uuid[], :events::text[], :bodies::text[])
+                        AS i (event_id, project_id, event, body)
+                ), matched AS (
+                    SELECT i.event_id, s.id AS subscription_id, row_number() OVER (ORDER BY i.ord, s.created_at, s.id) AS n
+                    FROM (SELECT input.*, row_number() OVER () AS ord FROM input) i
+                    JOIN subscriptions s ON s.project_id = i.project_id AND s.is_active AND i.event = ANY (s.events)
+                ), stored_events AS (
+                    INSERT INTO events (event_id, project_id, event, body)
+                    SELECT i.event_id, i.project_id, i.event, i.body FROM input i
+                    WHERE EXISTS (SELECT 1 FROM matched m WHERE m.event_id = i.event_id)
+                    ON CONFLICT (event_id) DO NOTHING
+                ), created AS (
+                    INSERT INTO deliveries (id, subscription_id, event_id, created_at)
+                    SELECT gen_random_uuid(), m.subscription_id, m.event_id, :createdAt FROM matched m ORDER BY m.n
+                    ON CONFLICT (subscription_id, event_id) WHERE redelivery_of IS NULL DO NOTHING
+                    RETURNING id, subscription_id
+                )
+                SELECT id, subscription_id FROM created
+                UNION ALL
+                SELECT d.id, d.subscription_id FROM deliveries d
+                WHERE d.event_id = ANY (:eventIds) AND d.redelivery_of IS NULL AND d.state = 'pending' AND d.attempt_count = 0""")
                 .bind("eventIds", eventIds)
                 .bind("projectIds", projectIds)
                 .bind("events", events)
                 .bind("bodies", bodies)
-                .then();
-    }
-
-    /** Inserts the deliveries that do not exist yet (one per event and webhook). */
-    Mono<Void> insertDeliveries(UUID[] ids, UUID[] webhookIds, UUID[] eventIds, Instant createdAt) {
-        return db.sql("""
-                INSERT INTO deliveries (id, subscription_id, event_id, created_at)
-                SELECT d.id, d.webhook_id, d.event_id, :createdAt
-                FROM unnest(:ids::uuid[], :webhookIds::uuid[], :eventIds::uuid[]) AS d (id, webhook_id, event_id)
-                ON CONFLICT (subscription_id, event_id) WHERE redelivery_of IS NULL DO NOTHING""")
-                .bind("ids", ids)
-                .bind("webhookIds", webhookIds)
-                .bind("eventIds", eventIds)
                 .bind("createdAt", createdAt)
-                .then();
-    }
-
-    /**
-     * The deliveries of these events that were never attempted: all of them the first time, and
-     * after a crash between this transaction and the broker's acknowledgement, those whose
-     * records may not have reached the broker.
-     */
-    Flux<Queued> notYetAttempted(UUID[] eventIds) {
-        return db.sql("""
-                SELECT id, subscription_id FROM deliveries
-                WHERE event_id = ANY (:eventIds) AND redelivery_of IS NULL AND state = 'pending' AND attempt_count = 0
-                ORDER BY created_at, id""")
-                .bind("eventIds", eventIds)
                 .map((row, meta) -> new Queued(row.get("id", UUID.class), row.get("subscription_id", UUID.class)))
                 .all();
     }

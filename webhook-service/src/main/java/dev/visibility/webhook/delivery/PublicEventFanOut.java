@@ -13,11 +13,9 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
 
 import dev.visibility.platform.events.EventName;
 import dev.visibility.platform.events.Topics;
-import dev.visibility.webhook.delivery.FanOutStore.ActiveWebhook;
 import dev.visibility.webhook.delivery.FanOutStore.Queued;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -25,7 +23,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.kafka.annotation.KafkaListener;
 import org.springframework.stereotype.Component;
-import org.springframework.transaction.reactive.TransactionalOperator;
 import reactor.core.publisher.Mono;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.DeserializationFeature;
@@ -38,8 +35,9 @@ import tools.jackson.databind.node.ObjectNode;
  * project that lists the event name. A poll's batch is handled as a whole:
  * <ol>
  * <li>records that are not usable public events go unchanged to the dead-letter topic;</li>
- * <li>one database transaction stores the bodies and inserts the deliveries that do not exist
- * yet (unique per event and webhook), and reads the batch's deliveries that were never
+ * <li>one database statement (atomic, one round trip: {@link FanOutStore#fanOut}) matches the
+ * events with the active subscriptions, stores the bodies and inserts the deliveries that do not
+ * exist yet (unique per event and webhook), and answers the batch's deliveries that were never
  * attempted;</li>
  * <li>one {@code webhook.deliveries} record per such delivery is sent, and the broker's
  * acknowledgement awaited;</li>
@@ -71,14 +69,11 @@ class PublicEventFanOut {
             .build();
     private final DeliveryRecords deliveryRecords;
     private final FanOutStore store;
-    private final TransactionalOperator tx;
     private final DeliveryKafkaConfiguration.StringRecords records;
 
-    PublicEventFanOut(DeliveryRecords deliveryRecords, FanOutStore store, TransactionalOperator tx,
-            DeliveryKafkaConfiguration.StringRecords records) {
+    PublicEventFanOut(DeliveryRecords deliveryRecords, FanOutStore store, DeliveryKafkaConfiguration.StringRecords records) {
         this.deliveryRecords = deliveryRecords;
         this.store = store;
-        this.tx = tx;
         this.records = records;
     }
 
@@ -106,7 +101,7 @@ class PublicEventFanOut {
         if (!events.isEmpty()) {
             List<Queued> queued;
             try {
-                queued = tx.transactional(store(List.copyOf(events.values()))).block(LIMIT);
+                queued = store(List.copyOf(events.values())).block(LIMIT);
             } catch (RuntimeException e) {
                 throw new DeliveryStoreUnavailable(e);
             }
@@ -119,39 +114,19 @@ class PublicEventFanOut {
     }
 
     private Mono<List<Queued>> store(List<IncomingEvent> events) {
-        UUID[] projects = events.stream().map(IncomingEvent::projectId).distinct().toArray(UUID[]::new);
-        return store.activeWebhooks(projects).collectList().flatMap(webhooks -> {
-            Map<UUID, List<ActiveWebhook>> byProject = webhooks.stream().collect(Collectors.groupingBy(ActiveWebhook::projectId));
-            List<IncomingEvent> matched = new ArrayList<>();
-            List<UUID> deliveryIds = new ArrayList<>();
-            List<UUID> webhookIds = new ArrayList<>();
-            List<UUID> deliveryEvents = new ArrayList<>();
-            for (IncomingEvent event : events) {
-                boolean any = false;
-                for (ActiveWebhook webhook : byProject.getOrDefault(event.projectId(), List.of())) {
-                    if (webhook.events().contains(event.event())) {
-                        deliveryIds.add(UUID.randomUUID());
-                        webhookIds.add(webhook.id());
-                        deliveryEvents.add(event.eventId());
-                        any = true;
-                    }
-                }
-                if (any) {
-                    matched.add(event);
-                }
-            }
-            if (matched.isEmpty()) {
-                return Mono.just(List.<Queued>of());
-            }
-            UUID[] eventIds = matched.stream().map(IncomingEvent::eventId).toArray(UUID[]::new);
-            return store.insertEvents(eventIds, matched.stream().map(IncomingEvent::projectId).toArray(UUID[]::new),
-                            matched.stream().map(IncomingEvent::event).toArray(String[]::new),
-                            matched.stream().map(IncomingEvent::body).toArray(String[]::new))
-                    .then(store.insertDeliveries(deliveryIds.toArray(UUID[]::new), webhookIds.toArray(UUID[]::new),
-                            deliveryEvents.toArray(UUID[]::new), Instant.now().truncatedTo(ChronoUnit.MICROS)))
-                    .thenMany(store.notYetAttempted(eventIds))
-                    .collectList();
-        });
+        int n = events.size();
+        UUID[] eventIds = new UUID[n];
+        UUID[] projectIds = new UUID[n];
+        String[] names = new String[n];
+        String[] bodies = new String[n];
+        for (int i = 0; i < n; i++) {
+            IncomingEvent event = events.get(i);
+            eventIds[i] = event.eventId();
+            projectIds[i] = event.projectId();
+            names[i] = event.event();
+            bodies[i] = event.body();
+        }
+        return store.fanOut(eventIds, projectIds, names, bodies, Instant.now().truncatedTo(ChronoUnit.MICROS)).collectList();
     }
 
     private static void awaitAcknowledged(List<CompletableFuture<?>> sent) {

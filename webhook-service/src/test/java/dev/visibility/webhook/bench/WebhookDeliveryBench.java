@@ -102,19 +102,19 @@ public final class WebhookDeliveryBench {
             // the JIT compiles the hot paths during a first burst; its figures are not the point
             int warmUp = 10_000;
             Result warm = run(receiver, producer, projectIds, 0, warmUp, 0);
-            System.out.printf("warm-up   %6d events at once: %s%n", warmUp, warm);
+            System.out.printf("warm-up   %6d events at once: %s%s%n", warmUp, warm, load());
             Thread.sleep(2000);
 
             int sustained = rate * seconds;
             Result steady = run(receiver, producer, projectIds, warmUp, sustained, rate);
-            System.out.printf("sustained %6d events offered at %d/s: %s%n", sustained, rate, steady);
+            System.out.printf("sustained %6d events offered at %d/s: %s%s%n", sustained, rate, steady, load());
 
             if (burst > 0) {
                 Map<String, Long> cpuBefore = cpuByThreadGroup();
                 long burstStart = System.nanoTime();
                 Result drain = run(receiver, producer, projectIds, warmUp + sustained, burst, 0);
                 double burstSeconds = (System.nanoTime() - burstStart) / 1e9;
-                System.out.printf("burst     %6d events at once: %s%n", burst, drain);
+                System.out.printf("burst     %6d events at once: %s%s%n", burst, drain, load());
                 printCpu(cpuBefore, cpuByThreadGroup(), burstSeconds, drain.delivered());
             }
 
@@ -125,6 +125,11 @@ public final class WebhookDeliveryBench {
         } finally {
             service.close();
         }
+    }
+
+    /** The machine's 1-minute load average when a phase ended (two other engineers' builds share the 2 cores). */
+    private static String load() {
+        return String.format("; load average %.1f", ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
     }
 
     /** What one phase measured. */
@@ -214,6 +219,24 @@ public final class WebhookDeliveryBench {
                 total / 1e9 / seconds, total / 1e6 / Math.max(1, deliveries));
         used.entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue().reversed()).limit(12)
                 .forEach(e -> System.out.printf("  %5.1f%%  %s%n", 100.0 * e.getValue() / total, e.getKey()));
+        // the service's own threads apart from the bench's (receivers, broker, publisher); producer network
+        // threads are both the service's and the publisher's, so they are counted apart
+        long service = 0;
+        long producers = 0;
+        for (Map.Entry<String, Long> e : used.entrySet()) {
+            String name = e.getKey();
+            if (name.startsWith("kafka-producer-network-thread")) {
+                producers += e.getValue();
+            } else if (name.startsWith("reactor-http-") || name.startsWith("reactor-tcp-") || name.startsWith("webhook-")
+                    || name.startsWith("delivery-retry-") || name.startsWith("parallel-") || name.startsWith("boundedElastic-")
+                    || name.startsWith("kafka-coordinator-heartbeat-thread | webhook")) {
+                service += e.getValue();
+            }
+        }
+        System.out.printf("service threads: %.2f-%.2f ms per delivery (without-with the producers' network threads),"
+                        + " i.e. %.0f-%.0f deliveries/s per core%n", service / 1e6 / Math.max(1, deliveries),
+                (service + producers) / 1e6 / Math.max(1, deliveries), 1e9 * deliveries / Math.max(1, service + producers),
+                1e9 * deliveries / Math.max(1, service));
     }
 
     /** Where the time goes, from the service's own tables: publish to fan-out, fan-out to attempt, the attempt. */

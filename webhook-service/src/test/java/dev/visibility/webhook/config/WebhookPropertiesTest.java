@@ -27,13 +27,13 @@ class WebhookPropertiesTest {
 
     @Test
     void defaultsAreTheDocumentedOnes() {
-        WebhookProperties.Delivery delivery = new WebhookProperties(null, false, false, null, null, null).delivery();
+        WebhookProperties.Delivery delivery = new WebhookProperties(null, false, false, null, null, null, null, null).delivery();
         assertThat(delivery.timeout()).isEqualTo(Duration.ofSeconds(10));
         assertThat(delivery.backoffBase()).isEqualTo(Duration.ofSeconds(10));
         assertThat(delivery.backoffMax()).isEqualTo(Duration.ofMinutes(2));
         assertThat(delivery.jitter()).isEqualTo(0.2);
-        assertThat(delivery.batchSize()).isEqualTo(500);
-        assertThat(delivery.parallelism()).isEqualTo(128);
+        assertThat(delivery.batchSize()).isEqualTo(250);
+        assertThat(delivery.parallelism()).isEqualTo(64);
         assertThat(delivery.maxConnections()).isEqualTo(64);
     }
 }

@@ -34,8 +34,8 @@ class DeliveryClientTest {
 
     private static WebhookProperties properties(boolean allowLoopback) {
         return new WebhookProperties("unused", allowLoopback, false, null,
-                new WebhookProperties.Delivery(Duration.ofSeconds(3), null, null, null, null, null, null, null, null, null),
-                new WebhookProperties.Tls(ReceiverTls.trustStore().toString(), ReceiverTls.PASSWORD));
+                new WebhookProperties.Delivery(Duration.ofSeconds(3), null, null, null, null, null, null, null, null, null, null),
+                new WebhookProperties.Tls(ReceiverTls.trustStore().toString(), ReceiverTls.PASSWORD), null, null);
     }
 
     private static Outcome post(DeliveryHttpClient client, String url) {

@@ -3,6 +3,8 @@ package dev.visibility.webhook.delivery;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -18,6 +20,8 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.r2dbc.core.DatabaseClient;
 
 /**
  * The fan-out of {@code public.events}: a record read again (a redelivery after a crash, or a
@@ -27,6 +31,50 @@ import org.junit.jupiter.api.Test;
 class FanOutTest extends WebhookApiTest {
 
     private static final Duration WITHIN = Duration.ofSeconds(30);
+
+    @Autowired
+    FanOutStore store;
+
+    @Autowired
+    DatabaseClient db;
+
+    /**
+     * The fan-out statement run again for the same batch (a crash before the records reached the
+     * broker): no delivery is created twice, and the deliveries never attempted are answered again so
+     * that their records are sent again; once attempted, they are not. Only the active webhooks of
+     * the event's project that list its name get one (spec 6: one delivery per subscribed webhook).
+     */
+    @Test
+    void theFanOutStatementRunAgainCreatesNothingTwiceAndQueuesAgainWhatWasNeverAttempted() {
+        try (Receiver receiver = Receiver.https()) {
+            String project = newProject();
+            UUID listing = UUID.fromString((String) createWebhook(project, receiver.url("/a"), "action.created").get("id"));
+            UUID alsoListing = UUID.fromString((String) createWebhook(project, receiver.url("/b"), "action.created",
+                    "action.updated").get("id"));
+            createWebhook(project, receiver.url("/c"), "action.updated");
+            UUID deleted = UUID.fromString((String) createWebhook(project, receiver.url("/d"), "action.created").get("id"));
+            json(delete(project, "/webhooks/" + deleted), 200);
+            createWebhook(newProject(), receiver.url("/other-project"), "action.created");
+
+            UUID[] eventIds = {UUID.randomUUID()};
+            UUID[] projects = {UUID.fromString(project)};
+            String[] names = {"action.created"};
+            String[] bodies = {"{\"event\":\"action.created\"}"};
+            Instant now = Instant.now().truncatedTo(ChronoUnit.MICROS);
+
+            List<FanOutStore.Queued> first = store.fanOut(eventIds, projects, names, bodies, now).collectList().block(WITHIN);
+            assertThat(first).extracting(FanOutStore.Queued::webhookId).containsExactlyInAnyOrder(listing, alsoListing);
+            List<FanOutStore.Queued> again = store.fanOut(eventIds, projects, names, bodies, now).collectList().block(WITHIN);
+            assertThat(again).containsExactlyInAnyOrderElementsOf(first);
+
+            db.sql("UPDATE deliveries SET attempt_count = 1 WHERE id = :id").bind("id", first.get(0).deliveryId())
+                    .fetch().rowsUpdated().block(WITHIN);
+            assertThat(store.fanOut(eventIds, projects, names, bodies, now).collectList().block(WITHIN))
+                    .containsExactly(first.get(1));
+            assertThat(db.sql("SELECT count(*) AS n FROM deliveries WHERE event_id = :event").bind("event", eventIds[0])
+                    .map((row, meta) -> row.get("n", Long.class)).one().block(WITHIN)).isEqualTo(2L);
+        }
+    }
 
     @Test
     void theSameEventTwiceIsDeliveredOnce() {

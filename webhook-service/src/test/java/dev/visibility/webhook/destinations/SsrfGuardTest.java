@@ -49,7 +49,7 @@ class SsrfGuardTest {
     private final DestinationGuard guard = new DestinationGuard(new AddressPolicy(false), SsrfGuardTest::lookup);
 
     private final SubscriptionValidator validator = new SubscriptionValidator(guard,
-            new WebhookProperties("unused", false, false, null, null, null));
+            new WebhookProperties("unused", false, false, null, null, null, null, null));
 
     private void subscribe(String url) {
         SubscriptionValidator.Checked checked = validator.check(new CreateWebhookRequest(url, List.of("action.created")));
@@ -96,7 +96,7 @@ class SsrfGuardTest {
     void localModeAcceptsHttpOnLocalhostAndLoopbackOnly() {
         // DESIGN.md: in local mode (and only there) http://localhost and http://127.0.0.1 URLs are accepted
         SubscriptionValidator local = new SubscriptionValidator(new DestinationGuard(new AddressPolicy(true), SsrfGuardTest::lookup),
-                new WebhookProperties("unused", true, true, null, null, null));
+                new WebhookProperties("unused", true, true, null, null, null, null, null));
         for (String url : List.of("http://localhost:3000/hooks", "http://127.0.0.1/hooks", "https://localhost:8443/hooks")) {
             local.checkDestination(local.check(new CreateWebhookRequest(url, List.of("action.created")))).block();
         }
