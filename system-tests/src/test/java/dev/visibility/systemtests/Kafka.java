@@ -1,25 +1,20 @@
 package dev.visibility.systemtests;
 
 import java.time.Duration;
-import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
 import dev.visibility.platform.events.Topics;
 import dev.visibility.platform.testing.SharedInfrastructure;
+import dev.visibility.platform.testing.TestKafka;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -30,40 +25,20 @@ import tools.jackson.databind.json.JsonMapper;
 public final class Kafka {
 
     static final JsonMapper JSON = JsonMapper.builder().build();
-    private static KafkaProducer<String, String> producer;
     private static final List<ConsumerRecord<String, String>> PUBLIC_EVENTS = new CopyOnWriteArrayList<>();
     private static Thread recorder;
 
     private Kafka() {
     }
 
-    private static synchronized KafkaProducer<String, String> producer() {
-        if (producer == null) {
-            Properties props = new Properties();
-            props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, SharedInfrastructure.kafkaBootstrapServers());
-            props.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
-            props.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
-            props.put(ProducerConfig.ACKS_CONFIG, "all");
-            props.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 4 * 1024 * 1024);
-            producer = new KafkaProducer<>(props);
-        }
-        return producer;
-    }
-
-    /** Publishes the records in order under one key (one partition) and waits for the broker. */
+    /**
+     * Publishes the records in order under one key (one partition) and waits for the broker; a
+     * value that is not a String is written as JSON.
+     */
     public static void publish(String topic, String key, Object... values) {
-        try {
-            List<Future<?>> acks = new ArrayList<>();
-            for (Object value : values) {
-                String json = value instanceof String text ? text : JSON.writeValueAsString(value);
-                acks.add(producer().send(new ProducerRecord<>(topic, key, json)));
-            }
-            for (Future<?> ack : acks) {
-                ack.get(20, TimeUnit.SECONDS);
-            }
-        } catch (Exception e) {
-            throw new IllegalStateException("could not publish to " + topic, e);
-        }
+        TestKafka.publish(topic, key, Arrays.stream(values)
+                .map(value -> value instanceof String text ? text : JSON.writeValueAsString(value))
+                .toList());
     }
 
     /** Starts recording {@code public.events} from its beginning (once per test JVM). */

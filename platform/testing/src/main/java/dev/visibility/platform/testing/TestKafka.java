@@ -39,6 +39,8 @@ public final class TestKafka {
         props.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
         props.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
         props.put(ProducerConfig.ACKS_CONFIG, "all");
+        // agent-picks records carry evidence batches larger than the client's 1 MB default
+        props.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 4 * 1024 * 1024);
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(props)) {
             List<Future<?>> acks = new ArrayList<>();
             for (String value : values) {
