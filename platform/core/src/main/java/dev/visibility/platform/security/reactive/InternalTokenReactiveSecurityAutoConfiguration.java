@@ -15,7 +15,9 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.security.config.annotation.web.reactive.EnableWebFluxSecurity;
 import org.springframework.security.config.web.server.SecurityWebFiltersOrder;
 import org.springframework.security.config.web.server.ServerHttpSecurity;
+import org.springframework.security.oauth2.core.OAuth2TokenValidator;
 import org.springframework.security.oauth2.jose.jws.MacAlgorithm;
+import org.springframework.security.oauth2.jwt.Jwt;
 import org.springframework.security.oauth2.jwt.NimbusReactiveJwtDecoder;
 import org.springframework.security.oauth2.jwt.ReactiveJwtDecoder;
 import org.springframework.security.oauth2.server.resource.authentication.JwtAuthenticationConverter;
@@ -41,8 +43,9 @@ public class InternalTokenReactiveSecurityAutoConfiguration {
         NimbusReactiveJwtDecoder decoder = NimbusReactiveJwtDecoder.withSecretKey(InternalTokenValidation.key(properties))
                 .macAlgorithm(MacAlgorithm.HS256)
                 .build();
-        decoder.setJwtValidator(InternalTokenValidation.validator(properties));
-        return decoder;
+        OAuth2TokenValidator<Jwt> validator = InternalTokenValidation.validator(properties);
+        decoder.setJwtValidator(validator);
+        return new VerifiedTokenCache(decoder, validator, properties.ttl(), 10_000);
     }
 
     @Bean
