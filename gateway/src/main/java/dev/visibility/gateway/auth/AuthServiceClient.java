@@ -18,13 +18,18 @@ import org.springframework.stereotype.Component;
 import org.springframework.web.reactive.function.client.WebClient;
 import reactor.core.publisher.Mono;
 import reactor.netty.http.client.HttpClient;
+import reactor.netty.http.client.PrematureCloseException;
+import reactor.netty.resources.ConnectionProvider;
+import reactor.util.retry.Retry;
 
 /**
  * Looks credentials up in auth-service ({@code /internal/v1/...}) with the gateway's own internal
  * token. Unknown credentials answer empty; auth-service being down or slow is a 503, never a 401.
  */
 @Component
-public class AuthServiceClient {
+public class AuthServiceClient implements CredentialLookups {
+
+    static final Duration IDLE = Duration.ofSeconds(20);
 
     private final WebClient client;
     private final InternalTokenMinter minter;
@@ -33,7 +38,14 @@ public class AuthServiceClient {
     private volatile long gatewayTokenMintedAt;
 
     public AuthServiceClient(ServiceLocations locations, InternalTokenMinter minter, EdgeAuthProperties properties) {
-        HttpClient http = HttpClient.create()
+        // idle connections are dropped before a server's keep-alive timeout can close them under a
+        // request (Tomcat's is 60 s; the lookups of a quiet gateway are further apart than that)
+        ConnectionProvider pool = ConnectionProvider.builder("auth-service")
+                .maxConnections(50)
+                .maxIdleTime(IDLE)
+                .evictInBackground(IDLE)
+                .build();
+        HttpClient http = HttpClient.create(pool)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(2000, properties.lookupTimeout().toMillis()))
                 .responseTimeout(properties.lookupTimeout());
         this.client = WebClient.builder()
@@ -44,12 +56,12 @@ public class AuthServiceClient {
         this.timeout = properties.lookupTimeout();
     }
 
-    /** What auth-service says of an API key hash: empty when unknown or revoked. */
+    @Override
     public Mono<Optional<KeyLookup>> apiKey(String sha256Hex) {
         return lookup("/internal/v1/api-keys/" + sha256Hex, KeyLookup.class);
     }
 
-    /** What auth-service says of a member access token hash: empty when unknown or expired. */
+    @Override
     public Mono<Optional<MemberLookup>> memberToken(String sha256Hex) {
         return lookup("/internal/v1/member-tokens/" + sha256Hex, MemberLookup.class);
     }
@@ -67,6 +79,8 @@ public class AuthServiceClient {
                     return response.releaseBody().then(Mono.error(
                             new Unavailable("Credentials cannot be checked right now; retry later")));
                 })
+                // a pooled connection the server closed just as the lookup went out: the GET is safe to repeat
+                .retryWhen(Retry.max(1).filter(e -> e instanceof PrematureCloseException))
                 .timeout(timeout)
                 .onErrorMap(e -> !(e instanceof Unavailable),
                         e -> new Unavailable("Credentials cannot be checked right now; retry later"));

@@ -3,29 +3,40 @@ package dev.visibility.gateway.auth;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
-import com.github.benmanes.caffeine.cache.AsyncCache;
+import com.github.benmanes.caffeine.cache.AsyncLoadingCache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.Expiry;
+import com.github.benmanes.caffeine.cache.Ticker;
 import dev.visibility.gateway.auth.EdgePrincipal.Kind;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.stereotype.Component;
 import reactor.core.publisher.Mono;
 
 /**
  * Caffeine cache of credential hash → principal, with negative caching of unknown hashes.
- * Concurrent misses for one hash share one lookup. Revocations replace the entry with a negative
- * one at once (see {@link KeyEventsListener}); entries also expire on their own.
+ * Concurrent misses for one hash share one lookup. A known credential is looked up again in the
+ * background once half its time to live has passed, while requests go on using the entry, so a key
+ * in use never waits for auth-service; the entry still expires at its time to live when the
+ * lookups fail. Revocations replace the entry with a negative one at once (see
+ * {@link KeyEventsListener}), and a background lookup that was under way then is discarded.
  */
 @Component
 public class CredentialCache {
 
-    private final AsyncCache<String, Optional<EdgePrincipal>> cache;
-    private final AuthServiceClient authService;
+    private final AsyncLoadingCache<String, Optional<EdgePrincipal>> cache;
+    private final CredentialLookups authService;
 
-    public CredentialCache(AuthServiceClient authService, EdgeAuthProperties properties) {
+    @Autowired
+    public CredentialCache(CredentialLookups authService, EdgeAuthProperties properties) {
+        this(authService, properties, Ticker.systemTicker());
+    }
+
+    CredentialCache(CredentialLookups authService, EdgeAuthProperties properties, Ticker ticker) {
         this.authService = authService;
         long positive = properties.positiveTtl().toNanos();
         long negative = properties.negativeTtl().toNanos();
         this.cache = Caffeine.newBuilder()
+                .ticker(ticker)
                 .maximumSize(properties.cacheSize())
                 .expireAfter(new Expiry<String, Optional<EdgePrincipal>>() {
                     @Override
@@ -43,21 +54,28 @@ public class CredentialCache {
                         return current;
                     }
                 })
-                .buildAsync();
+                .refreshAfterWrite(properties.positiveTtl().dividedBy(2))
+                .buildAsync((key, executor) -> lookup(key).toFuture());
+    }
+
+    private Mono<Optional<EdgePrincipal>> lookup(String key) {
+        String hash = key.substring(2);
+        if (key.startsWith("k:")) {
+            return authService.apiKey(hash)
+                    .map(found -> found.map(k -> new EdgePrincipal(Kind.API_KEY, k.keyId(), k.projectId(), k.accountId(),
+                            k.scopes(), k.features(), k.plan(), k.apiAccess(), k.paused())));
+        }
+        return authService.memberToken(hash)
+                .map(found -> found.map(m -> new EdgePrincipal(Kind.MEMBER, m.memberId(), null, m.accountId(),
+                        null, null, null, true, false)));
     }
 
     public Mono<Optional<EdgePrincipal>> apiKey(String hash) {
-        return Mono.fromFuture(() -> cache.get("k:" + hash, (key, executor) -> authService.apiKey(hash)
-                .map(found -> found.map(k -> new EdgePrincipal(Kind.API_KEY, k.keyId(), k.projectId(), k.accountId(),
-                        k.scopes(), k.features(), k.plan(), k.apiAccess(), k.paused())))
-                .toFuture()), true);
+        return Mono.fromFuture(() -> cache.get("k:" + hash), true);
     }
 
     public Mono<Optional<EdgePrincipal>> memberToken(String hash) {
-        return Mono.fromFuture(() -> cache.get("m:" + hash, (key, executor) -> authService.memberToken(hash)
-                .map(found -> found.map(m -> new EdgePrincipal(Kind.MEMBER, m.memberId(), null, m.accountId(),
-                        null, null, null, true, false)))
-                .toFuture()), true);
+        return Mono.fromFuture(() -> cache.get("m:" + hash), true);
     }
 
     /** A revoked key: refused from now on, whatever a lookup in flight may answer. */
