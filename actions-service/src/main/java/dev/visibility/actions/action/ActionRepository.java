@@ -34,6 +34,7 @@ public class ActionRepository {
             suggestion_status, hidden, acted_on, high_stakes, brief_generated_at, brief_updated_at, brief_basis_hash,
             material_hash, prompt_count, user_fields""";
     public static final String ALL_COLUMNS = SUMMARY_COLUMNS + ", target_payload, context, brief, material";
+    static final String LIST_CONTEXT_COLUMNS = SUMMARY_COLUMNS + ", context";
 
     /** E3 order: rank ascending nulls last, then score, creation time, id (the index actions_list). */
     public static final String LIST_ORDER = "status_order, portfolio_rank ASC NULLS LAST, score DESC NULLS LAST, created_at, id";
@@ -105,11 +106,15 @@ public class ActionRepository {
                 .map(row -> row.get(0, Long.class)).one();
     }
 
-    /** One page in E3 order; {@code withContext} adds the context and brief columns. */
+    /**
+     * One page in E3 order; {@code withContext} adds the context column (the brief's readiness is told
+     * by its timestamps and hashes, which every read has; the brief, material facts and target
+     * payload themselves are not read for a list).
+     */
     public Flux<ActionEntity> page(UUID projectId, Integer statusOrder, int limit, long offset, boolean withContext) {
         // the offset is walked in the index alone (index-only scan of actions_list); only the rows
         // of the page are then read from the table
-        String sql = "SELECT " + (withContext ? ALL_COLUMNS : SUMMARY_COLUMNS) + " FROM actions WHERE id IN ("
+        String sql = "SELECT " + (withContext ? LIST_CONTEXT_COLUMNS : SUMMARY_COLUMNS) + " FROM actions WHERE id IN ("
                 + "SELECT id FROM actions WHERE project_id = :project"
                 + (statusOrder == null ? "" : " AND status_order = :statusOrder")
                 + " ORDER BY " + LIST_ORDER + " LIMIT :limit OFFSET :offset) ORDER BY " + LIST_ORDER;
@@ -280,10 +285,11 @@ public class ActionRepository {
     }
 
     public ActionEntity map(Row row, RowMetadata metadata) {
-        return read(row, metadata.contains("context"));
+        return read(row, metadata);
     }
 
-    private ActionEntity read(Readable row, boolean full) {
+    /** Reads the summary columns and those heavy jsonb columns the query selected. */
+    private ActionEntity read(Readable row, RowMetadata metadata) {
         ActionEntity e = new ActionEntity();
         e.id = row.get("id", UUID.class);
         e.projectId = row.get("project_id", UUID.class);
@@ -330,13 +336,19 @@ public class ActionRepository {
         e.materialHash = row.get("material_hash", String.class);
         e.promptCount = row.get("prompt_count", Integer.class);
         e.userFields = new ArrayList<>(Arrays.asList(row.get("user_fields", String[].class)));
-        if (full) {
+        if (metadata.contains("target_payload")) {
             e.targetPayload = read(row.get("target_payload", Json.class), new TypeReference<Map<String, Object>>() { });
+        }
+        if (metadata.contains("context")) {
             e.context = read(row.get("context", Json.class), ActionContext.class);
-            e.brief = read(row.get("brief", Json.class), Brief.class);
+        }
+        if (metadata.contains("material")) {
             e.material = read(row.get("material", Json.class), MaterialFacts.class);
+        }
+        if (metadata.contains("brief")) {
+            e.brief = read(row.get("brief", Json.class), Brief.class);
         } else {
-            // summary reads: only whether a brief exists and when, which the timestamps tell
+            // list reads: only whether a brief exists and when, which the timestamps tell
             Instant generated = instant(row, "brief_generated_at");
             e.brief = generated == null ? null : new Brief(null, List.of(), generated, instant(row, "brief_updated_at"));
         }

@@ -30,6 +30,9 @@ class ActionBriefTest extends ActionsTest {
                 .containsEntry("generatedAt", "2026-11-20T09:00:00Z").containsEntry("updatedAt", "2026-11-21T09:00:00Z")
                 .containsEntry("canGenerateBrief", false);
         assertThat(map(data.get("brief"))).containsEntry("summary", "Rewrite the H1");
+        // E3's context detail tells the same readiness without reading the brief itself
+        assertThat(listedReadiness(project, id)).containsEntry("hasBrief", true).containsEntry("status", "ready")
+                .containsEntry("generatedAt", "2026-11-20T09:00:00Z").containsEntry("updatedAt", "2026-11-21T09:00:00Z");
 
         Map<String, Object> next = Candidates.next(c);
         next.put("target", Map.of("label", "Home page", "type", "page", "payload", Map.of()));
@@ -38,6 +41,7 @@ class ActionBriefTest extends ActionsTest {
         sync(project);
         assertThat(map(data(get(project, "/actions/" + id + "/brief", 200)).get("readiness")))
                 .containsEntry("status", "stale").containsEntry("canGenerateBrief", true);
+        assertThat(listedReadiness(project, id)).containsEntry("hasBrief", true).containsEntry("status", "stale");
         // the recommendation event says so too
         Published updated = eventsOf(project, id).stream().filter(e -> e.type().equals("action.recommendation.updated"))
                 .findFirst().orElseThrow();
@@ -55,5 +59,11 @@ class ActionBriefTest extends ActionsTest {
                 .containsEntry("generatedAt", null).containsEntry("canGenerateBrief", true);
         assertThat(String.valueOf(get(project, "/actions/nope/brief", 400).get("message"))).contains("actionId");
         assertThat(get(project, "/actions/" + UUID.randomUUID() + "/brief", 404)).containsEntry("error", "not_found");
+    }
+
+    private Map<String, Object> listedReadiness(UUID project, String id) {
+        return list(data(get(project, "/actions/list?detailLevel=context&pageSize=100", 200)).get("actions")).stream()
+                .filter(a -> id.equals(a.get("id"))).findFirst()
+                .map(a -> map(map(a.get("context")).get("briefReadiness"))).orElseThrow();
     }
 }
