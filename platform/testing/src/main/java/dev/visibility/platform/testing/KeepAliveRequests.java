@@ -12,10 +12,10 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * Sends GET requests one after another over a single HTTP/1.1 keep-alive connection, the way
- * curl, the JDK client and Kubernetes' connection-reusing callers do, and answers the status
- * of each ({@code -1} for a request that got no answer within the timeout; the connection is
- * then given up). A plain socket, so that no client library hides a lost request by retrying.
+ * Sends GET requests one after another over an HTTP/1.1 keep-alive connection, the way curl, the
+ * JDK client and Kubernetes' connection-reusing callers do (a new connection only when the server
+ * ends one with {@code Connection: close}), and answers the status of each ({@code -1} for a
+ * request that got no answer within the timeout; the requests end there). A plain socket, so that no client library hides a lost request by retrying.
  */
 public final class KeepAliveRequests {
 
@@ -26,42 +26,56 @@ public final class KeepAliveRequests {
         List<Integer> statuses = new ArrayList<>(count);
         byte[] request = ("GET " + path + " HTTP/1.1\r\nHost: localhost:" + port + "\r\nAccept: application/json\r\n\r\n")
                 .getBytes(StandardCharsets.US_ASCII);
-        try (Socket socket = new Socket("127.0.0.1", port)) {
-            socket.setSoTimeout(timeoutMillis);
-            socket.setTcpNoDelay(true);
-            InputStream in = socket.getInputStream();
-            OutputStream out = socket.getOutputStream();
-            for (int i = 0; i < count; i++) {
-                out.write(request);
-                out.flush();
-                try {
-                    statuses.add(readResponse(in));
-                } catch (SocketTimeoutException e) {
-                    statuses.add(-1);
-                    break;
+        while (statuses.size() < count) {
+            // a server may end a connection after a number of requests (Tomcat: 100), saying so with
+            // Connection: close on the last answer; the next request then goes on a new connection
+            try (Socket socket = new Socket("127.0.0.1", port)) {
+                socket.setSoTimeout(timeoutMillis);
+                socket.setTcpNoDelay(true);
+                InputStream in = socket.getInputStream();
+                OutputStream out = socket.getOutputStream();
+                boolean open = true;
+                while (open && statuses.size() < count) {
+                    out.write(request);
+                    out.flush();
+                    Response response;
+                    try {
+                        response = readResponse(in);
+                    } catch (SocketTimeoutException e) {
+                        statuses.add(-1);
+                        return statuses;
+                    }
+                    statuses.add(response.status());
+                    open = !response.close();
                 }
             }
         }
         return statuses;
     }
 
-    /** Reads one response with a Content-Length or chunked body and answers its status. */
-    private static int readResponse(InputStream in) throws IOException {
+    private record Response(int status, boolean close) {
+    }
+
+    /** Reads one response with a Content-Length or chunked body. */
+    private static Response readResponse(InputStream in) throws IOException {
         String statusLine = line(in);
         int status = Integer.parseInt(statusLine.split(" ")[1]);
         long length = 0;
         boolean chunked = false;
+        boolean close = false;
         for (String header = line(in); !header.isEmpty(); header = line(in)) {
             String lower = header.toLowerCase(Locale.ROOT);
             if (lower.startsWith("content-length:")) {
                 length = Long.parseLong(lower.substring("content-length:".length()).trim());
             } else if (lower.startsWith("transfer-encoding:") && lower.contains("chunked")) {
                 chunked = true;
+            } else if (lower.startsWith("connection:") && lower.contains("close")) {
+                close = true;
             }
         }
         if (!chunked) {
             skip(in, length);
-            return status;
+            return new Response(status, close);
         }
         for (long size = Long.parseLong(line(in).split(";")[0].trim(), 16); size > 0;
                 size = Long.parseLong(line(in).split(";")[0].trim(), 16)) {
@@ -71,7 +85,7 @@ public final class KeepAliveRequests {
         for (String trailer = line(in); !trailer.isEmpty(); trailer = line(in)) {
             // trailers are read and dropped
         }
-        return status;
+        return new Response(status, close);
     }
 
     private static String line(InputStream in) throws IOException {
