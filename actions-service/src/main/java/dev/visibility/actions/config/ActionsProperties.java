@@ -6,17 +6,20 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
  * @param minReach           searches per month below which an opportunity is not ranked (percentileStatus insufficient_reach)
- * @param rankInterval       how often pending portfolio ranks and percentile pools are recomputed
+ * @param rankInterval       the least time between two recomputations of pending portfolio ranks and percentile
+ *                           pools (a change wakes the recomputation at once; changes within this time share one)
+ * @param rankIdleInterval   how often pending ranks are looked for without a wake-up (a safety net)
  * @param ingestTimeout      how long one recommendations record may take to apply before it is retried
  * @param countCompactionInterval how often the count deltas of E3's totalCount are summed up (V3__action_counts.sql)
  */
 @ConfigurationProperties("suite.actions")
-public record ActionsProperties(Double minReach, Duration rankInterval, Duration ingestTimeout,
-        Duration countCompactionInterval) {
+public record ActionsProperties(Double minReach, Duration rankInterval, Duration rankIdleInterval,
+        Duration ingestTimeout, Duration countCompactionInterval) {
 
     public ActionsProperties {
         minReach = minReach == null ? 10.0 : minReach;
         rankInterval = rankInterval == null ? Duration.ofMillis(200) : rankInterval;
+        rankIdleInterval = rankIdleInterval == null ? Duration.ofSeconds(5) : rankIdleInterval;
         ingestTimeout = ingestTimeout == null ? Duration.ofSeconds(20) : ingestTimeout;
         countCompactionInterval = countCompactionInterval == null ? Duration.ofSeconds(10) : countCompactionInterval;
     }

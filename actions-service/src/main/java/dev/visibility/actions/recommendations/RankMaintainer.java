@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.util.UUID;
 
 import dev.visibility.actions.config.ActionsProperties;
+import dev.visibility.platform.db.DatabaseWakeups;
+import dev.visibility.platform.db.WakeableLoop;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
@@ -13,12 +15,15 @@ import org.springframework.transaction.reactive.TransactionalOperator;
 import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
 
 /**
  * Maintains portfolio ranks and percentile pools. Changes mark their project in
  * {@code rank_pending} (in their own transaction); this loop works the marks off, one project
  * per transaction, so ten thousand recommendations arriving together cost one recomputation per
- * interval instead of one each. Ranks are derived data: a recomputation sends no event (spec 6:
+ * interval instead of one each. A mark wakes the loop at once (a trigger notifies
+ * {@link DatabaseWakeups}), and marks made within {@code rank-interval} of a recomputation wait for
+ * the next one. Ranks are derived data: a recomputation sends no event (spec 6:
  * a reorder never fires).
  * <p>
  * Pools: the rankable open suggestions (status suggested, not hidden, percentileStatus ranked) of
@@ -31,15 +36,20 @@ import reactor.core.publisher.Mono;
 public class RankMaintainer implements SmartLifecycle {
 
     private static final Logger log = LoggerFactory.getLogger(RankMaintainer.class);
+    /** Projects taken per round. */
+    private static final int BATCH = 20;
 
     private final DatabaseClient db;
     private final TransactionalOperator tx;
     private final ActionsProperties properties;
+    private final DatabaseWakeups wakeups;
     private volatile boolean running;
     private volatile Disposable loop;
 
-    public RankMaintainer(DatabaseClient db, TransactionalOperator tx, ActionsProperties properties) {
+    public RankMaintainer(DatabaseClient db, TransactionalOperator tx, ActionsProperties properties,
+            DatabaseWakeups wakeups) {
         this.db = db;
+        this.wakeups = wakeups;
         this.tx = tx;
         this.properties = properties;
     }
@@ -53,8 +63,9 @@ public class RankMaintainer implements SmartLifecycle {
     public Mono<Long> runOnce() {
         return tx.transactional(db.sql("""
                         DELETE FROM rank_pending WHERE project_id IN
-                            (SELECT project_id FROM rank_pending ORDER BY since LIMIT 20 FOR UPDATE SKIP LOCKED)
+                            (SELECT project_id FROM rank_pending ORDER BY since LIMIT :batch FOR UPDATE SKIP LOCKED)
                         RETURNING project_id""")
+                .bind("batch", BATCH)
                 .map(row -> row.get(0, UUID.class)).all().collectList())
                 .flatMapMany(Flux::fromIterable)
                 .concatMap(project -> tx.transactional(recompute(project))
@@ -99,13 +110,10 @@ public class RankMaintainer implements SmartLifecycle {
     public void start() {
         running = true;
         Duration interval = properties.rankInterval();
-        loop = Flux.interval(interval, interval)
-                .onBackpressureDrop()
-                .concatMap(tick -> runOnce().onErrorResume(e -> {
-                    log.warn("Rank recomputation failed, will retry: {}", e.toString());
-                    return Mono.just(0L);
-                }), 1)
-                .subscribe();
+        WakeableLoop rounds = new WakeableLoop(wakeups.of("rank_pending"), wakeups::listening, interval,
+                properties.rankIdleInterval(), interval, interval, Schedulers.parallel());
+        loop = rounds.start(() -> runOnce().map(projects -> projects >= BATCH),
+                e -> log.warn("Rank recomputation failed, will retry: {}", e.toString()));
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.visibility.platform.outbox;
 
+import dev.visibility.platform.db.DatabaseWakeups;
 import io.r2dbc.spi.ConnectionFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -16,7 +17,7 @@ import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.transaction.ReactiveTransactionManager;
 import tools.jackson.databind.ObjectMapper;
 
-/** The outbox writer, the consumer de-duplication and the relay, for every service with a database. */
+/** The outbox writer, the consumer de-duplication, the relay and database wake-ups, for every service with a database. */
 @AutoConfiguration(after = {R2dbcAutoConfiguration.class, R2dbcTransactionManagerAutoConfiguration.class,
         KafkaAutoConfiguration.class},
         afterName = "org.springframework.boot.data.r2dbc.autoconfigure.DataR2dbcAutoConfiguration")
@@ -36,9 +37,14 @@ public class OutboxAutoConfiguration {
     }
 
     @Bean
+    DatabaseWakeups databaseWakeups(ConnectionFactory connections) {
+        return new DatabaseWakeups(connections);
+    }
+
+    @Bean
     @ConditionalOnProperty(prefix = "suite.outbox", name = "enabled", havingValue = "true", matchIfMissing = true)
     OutboxRelay outboxRelay(DatabaseClient db, ReactiveTransactionManager transactionManager,
-            KafkaProperties kafkaProperties, OutboxProperties properties) {
-        return OutboxRelay.create(db, transactionManager, kafkaProperties, properties);
+            KafkaProperties kafkaProperties, DatabaseWakeups wakeups, OutboxProperties properties) {
+        return OutboxRelay.create(db, transactionManager, kafkaProperties, wakeups, properties);
     }
 }

@@ -10,6 +10,8 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 
+import dev.visibility.platform.db.DatabaseWakeups;
+import dev.visibility.platform.db.WakeableLoop;
 import dev.visibility.platform.events.Topics;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -35,6 +37,10 @@ import reactor.core.scheduler.Schedulers;
  * idempotent producer ({@code acks=all}), and marked sent only after the broker acknowledged all
  * of them. A relay that stops between send and mark leaves the rows unsent; they are published
  * again on restart, which is why every record carries an eventId for consumers to de-duplicate.
+ * <p>
+ * The relay runs when an insert into {@code outbox} commits (a trigger notifies
+ * {@link DatabaseWakeups}), and polls every {@code idle-poll-interval} besides; while
+ * notifications do not arrive it polls every {@code poll-interval}.
  */
 public class OutboxRelay implements SmartLifecycle {
 
@@ -43,6 +49,7 @@ public class OutboxRelay implements SmartLifecycle {
     private final DatabaseClient db;
     private final TransactionalOperator tx;
     private final KafkaTemplate<String, byte[]> kafka;
+    private final DatabaseWakeups wakeups;
     private final OutboxProperties properties;
     private final Scheduler scheduler;
     private volatile Supplier<Mono<Void>> afterSend = Mono::empty;
@@ -51,8 +58,9 @@ public class OutboxRelay implements SmartLifecycle {
     private volatile long lastCleanup;
 
     public OutboxRelay(DatabaseClient db, TransactionalOperator tx, KafkaTemplate<String, byte[]> kafka,
-            OutboxProperties properties) {
+            DatabaseWakeups wakeups, OutboxProperties properties) {
         this.db = db;
+        this.wakeups = wakeups;
         this.tx = tx;
         this.kafka = kafka;
         this.properties = properties;
@@ -62,7 +70,7 @@ public class OutboxRelay implements SmartLifecycle {
 
     /** A relay with its own idempotent producer that publishes the stored bytes unchanged. */
     public static OutboxRelay create(DatabaseClient db, ReactiveTransactionManager transactionManager,
-            KafkaProperties kafkaProperties, OutboxProperties properties) {
+            KafkaProperties kafkaProperties, DatabaseWakeups wakeups, OutboxProperties properties) {
         Map<String, Object> config = new HashMap<>(kafkaProperties.buildProducerProperties());
         config.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
         config.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
@@ -73,7 +81,7 @@ public class OutboxRelay implements SmartLifecycle {
         config.putIfAbsent(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000);
         config.putIfAbsent(ProducerConfig.LINGER_MS_CONFIG, 5);
         return new OutboxRelay(db, TransactionalOperator.create(transactionManager),
-                new KafkaTemplate<>(new DefaultKafkaProducerFactory<>(config)), properties);
+                new KafkaTemplate<>(new DefaultKafkaProducerFactory<>(config)), wakeups, properties);
     }
 
     /** Publishes one batch; answers how many rows were published. */
@@ -138,21 +146,13 @@ public class OutboxRelay implements SmartLifecycle {
     @Override
     public void start() {
         running = true;
-        loop = Mono.defer(this::relayOnce)
-                .onErrorResume(e -> {
-                    log.warn("Outbox relay batch failed, will retry: {}", e.toString());
-                    return Mono.just(-1);
-                })
-                .flatMap(published -> published >= properties.batchSize() ? Mono.<Void>empty()
-                        : cleanupIfDue().onErrorResume(e -> Mono.empty())
-                                .then(Mono.delay(delayAfter(published), scheduler)).then())
-                .repeat(() -> running)
-                .subscribe();
-    }
-
-    private Duration delayAfter(int published) {
-        // back off for a second after a failure, so a broker outage does not spin the relay
-        return published < 0 ? Duration.ofSeconds(1) : properties.pollInterval();
+        WakeableLoop loop = new WakeableLoop(wakeups.of("outbox"), wakeups::listening, properties.pollInterval(),
+                properties.idlePollInterval(), Duration.ZERO, Duration.ofSeconds(1), scheduler);
+        // a full batch runs again at once; a failure backs off for a second, so a broker outage does not spin
+        this.loop = loop.start(() -> relayOnce().flatMap(published -> published >= properties.batchSize()
+                        ? Mono.just(true)
+                        : cleanupIfDue().onErrorResume(e -> Mono.empty()).thenReturn(false)),
+                e -> log.warn("Outbox relay batch failed, will retry: {}", e.toString()));
     }
 
     @Override

@@ -9,7 +9,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
 
+import dev.visibility.platform.db.DatabaseWakeups;
 import dev.visibility.platform.events.EventName;
 import dev.visibility.platform.events.PublicEvent;
 import dev.visibility.platform.events.SearchTrackingCompleted;
@@ -27,6 +29,7 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.transaction.ReactiveTransactionManager;
 import org.springframework.transaction.reactive.TransactionalOperator;
+import reactor.core.Disposable;
 import reactor.core.publisher.Mono;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -48,14 +51,20 @@ class OutboxIntegrationTest {
     OutboxWriter writer;
     @Autowired
     ProcessedEvents processedEvents;
+    @Autowired
+    DatabaseWakeups wakeups;
 
     private TransactionalOperator tx() {
         return TransactionalOperator.create(transactionManager);
     }
 
     private OutboxRelay newRelay() {
-        return OutboxRelay.create(db, transactionManager, kafkaProperties,
-                new OutboxProperties(true, Duration.ofMillis(50), 100, Duration.ofSeconds(20), null));
+        return newRelay(Duration.ofMillis(50), Duration.ofMillis(50));
+    }
+
+    private OutboxRelay newRelay(Duration pollInterval, Duration idlePollInterval) {
+        return OutboxRelay.create(db, transactionManager, kafkaProperties, wakeups,
+                new OutboxProperties(true, pollInterval, idlePollInterval, 100, Duration.ofSeconds(20), null));
     }
 
     private static String topic() {
@@ -117,6 +126,52 @@ class OutboxIntegrationTest {
     }
 
     @Test
+    void committedOutboxInsertWakesTheServiceAndRolledBackOneDoesNot() {
+        awaitListening();
+        assertThat(wakeups.channel()).isEqualTo("wake.platform_test");
+        List<String> seen = new CopyOnWriteArrayList<>();
+        Disposable subscription = wakeups.of("outbox").subscribe(seen::add);
+        try {
+            tx().transactional(writer.append(topic(), "k", UUID.randomUUID(), "test.event", Map.of("n", 3))
+                    .then(Mono.error(new IllegalStateException("rolled back")))).onErrorResume(e -> Mono.empty()).block();
+            sleep(500);
+            assertThat(seen).isEmpty();
+
+            tx().transactional(writer.append(topic(), "k", UUID.randomUUID(), "test.event", Map.of("n", 4))
+                    .then(writer.append(topic(), "k", UUID.randomUUID(), "test.event", Map.of("n", 5)))).block();
+            long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+            while (seen.isEmpty() && System.nanoTime() < deadline) {
+                sleep(10);
+            }
+            sleep(300);
+            // one transaction, one wake-up (PostgreSQL folds a transaction's equal notifications)
+            assertThat(seen).containsExactly("outbox");
+        } finally {
+            subscription.dispose();
+        }
+    }
+
+    @Test
+    void committedRowIsPublishedAtOnceNotAtTheNextPoll() {
+        awaitListening();
+        OutboxRelay relay = newRelay(Duration.ofMinutes(10), Duration.ofMinutes(10));
+        relay.start();
+        try {
+            // the start-up run has passed: the next poll is ten minutes away
+            sleep(500);
+            String topic = topic();
+            UUID eventId = UUID.randomUUID();
+            tx().transactional(writer.append(topic, "k", eventId, "test.event", Map.of("n", 6))).block();
+            List<ConsumerRecord<String, String>> records = consume(topic, 1, Duration.ofSeconds(20));
+            assertThat(records).hasSize(1);
+            assertThat(header(records.get(0), Topics.EVENT_ID_HEADER)).isEqualTo(eventId.toString());
+            awaitMarkedSent(eventId);
+        } finally {
+            relay.stop();
+        }
+    }
+
+    @Test
     void relayStoppedBetweenSendAndMarkPublishesAgainAndConsumerSeesEventOnce() {
         String topic = topic();
         UUID eventId = UUID.randomUUID();
@@ -169,6 +224,16 @@ class OutboxIntegrationTest {
             sleep(50);
         }
         throw new AssertionError("outbox row " + eventId + " was not marked sent");
+    }
+
+    private void awaitListening() {
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (!wakeups.listening()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("no LISTEN connection within 10 s");
+            }
+            sleep(20);
+        }
     }
 
     private long count(String sql) {
