@@ -205,4 +205,33 @@ class ActionListTest extends ActionsTest {
         assertThat(map(byId.get(followId).get("followUpOf"))).containsEntry("actionId", shippedId)
                 .containsEntry("shippedAt", "2026-11-01T00:00:00Z");
     }
+
+    @Test
+    void aChangedOpportunityOrEvidenceIsListedAtOnce() {
+        // the repository keeps parsed jsonb by its text: a changed value must never be served from memory
+        UUID project = UUID.randomUUID();
+        UUID prompt = UUID.randomUUID();
+        publish(project, Candidates.upsert(project, "changing", "prompt_gap", 100, 0.5, 0.5, List.of(prompt), 3));
+        awaitAction(project, "changing");
+        Map<String, Object> before = actions(project, "?detailLevel=context").get(0);
+        assertThat(reach(before)).isEqualTo(100.0);
+        assertThat(currentCitations(before)).isEqualTo(3);
+
+        publish(project, Candidates.upsert(project, "changing", "prompt_gap", 5000, 0.5, 0.5, List.of(prompt), 1));
+        sync(project);
+        Map<String, Object> after = actions(project, "?detailLevel=context").get(0);
+        assertThat(after.get("id")).isEqualTo(before.get("id"));
+        assertThat(reach(after)).isEqualTo(5000.0);
+        assertThat(currentCitations(after)).isEqualTo(1);
+        assertThat(reach(actions(project, "").get(0))).isEqualTo(5000.0);
+    }
+
+    private static Object reach(Map<String, Object> action) {
+        return ((Number) map(map(map(action.get("opportunity")).get("components")).get("reach")).get("value")).doubleValue();
+    }
+
+    private static Object currentCitations(Map<String, Object> action) {
+        Map<String, Object> evidence = list(map(action.get("context")).get("topEvidence")).get(0);
+        return ((Number) map(evidence.get("citationLoss")).get("currentCitationCount")).intValue();
+    }
 }
