@@ -111,7 +111,8 @@ class WakeableLoopTest {
     @Test
     void wakeUpsWithinTheMinimumGapShareOneRun() {
         AtomicInteger runs = new AtomicInteger();
-        loop = loop(LONG, LONG, Duration.ofMillis(300)).start(() -> Mono.fromSupplier(() -> {
+        // a gap far longer than the ten wake-ups take, so that a slow CI machine cannot split them
+        loop = loop(LONG, LONG, Duration.ofSeconds(1)).start(() -> Mono.fromSupplier(() -> {
             runs.incrementAndGet();
             return false;
         }), e -> { });
@@ -120,8 +121,9 @@ class WakeableLoopTest {
             wakeups.tryEmitNext("rank_pending");
             sleep(10);
         }
+        assertThat(runs).hasValue(1);
         await(() -> runs.get() == 2);
-        sleep(500);
+        sleep(1_500);
         assertThat(runs).hasValue(2);
     }
 
