@@ -3,16 +3,16 @@ package dev.visibility.actions.action;
 import java.time.Duration;
 
 import dev.visibility.actions.config.ActionsProperties;
+import dev.visibility.platform.db.WakeableLoop;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 import reactor.core.Disposable;
-import reactor.core.publisher.Flux;
-import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
 
 /**
- * Sums up the count deltas of E3's totalCount every {@code suite.actions.count-compaction-interval}
+ * Sums up the count deltas of E3's totalCount at start and every {@code suite.actions.count-compaction-interval}
  * (V3__action_counts.sql), so that a count reads at most one row per status. Replicas may run it
  * side by side; a failed round (a deadlock between two of them, say) changes nothing and is
  * simply the next round's work.
@@ -33,13 +33,9 @@ public class ActionCountCompactor implements SmartLifecycle {
 
     @Override
     public void start() {
-        loop = Flux.interval(interval, interval)
-                .onBackpressureDrop()
-                .concatMap(tick -> actions.compactCounts().onErrorResume(e -> {
-                    log.debug("Count compaction failed, the next round retries: {}", e.toString());
-                    return Mono.just(0L);
-                }), 1)
-                .subscribe();
+        loop = WakeableLoop.periodic(interval, Schedulers.parallel())
+                .start(() -> actions.compactCounts().thenReturn(false),
+                        e -> log.debug("Count compaction failed, the next round retries: {}", e.toString()));
     }
 
     @Override

@@ -39,6 +39,11 @@ public record WakeableLoop(Flux<?> wakeups, BooleanSupplier listening, Duration 
         }
     }
 
+    /** A loop without wake-ups: one run at start and one every {@code interval}; a failed run is retried at the next. */
+    public static WakeableLoop periodic(Duration interval, Scheduler scheduler) {
+        return new WakeableLoop(Flux.never(), () -> false, interval, interval, Duration.ZERO, Duration.ZERO, scheduler);
+    }
+
     /**
      * Starts the loop, with one run at once; dispose the answer to stop it.
      *

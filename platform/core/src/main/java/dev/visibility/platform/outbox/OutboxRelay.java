@@ -146,10 +146,10 @@ public class OutboxRelay implements SmartLifecycle {
     @Override
     public void start() {
         running = true;
-        WakeableLoop loop = new WakeableLoop(wakeups.of("outbox"), wakeups::listening, properties.pollInterval(),
+        WakeableLoop rounds = new WakeableLoop(wakeups.of("outbox"), wakeups::listening, properties.pollInterval(),
                 properties.idlePollInterval(), Duration.ZERO, Duration.ofSeconds(1), scheduler);
         // a full batch runs again at once; a failure backs off for a second, so a broker outage does not spin
-        this.loop = loop.start(() -> relayOnce().flatMap(published -> published >= properties.batchSize()
+        loop = rounds.start(() -> relayOnce().flatMap(published -> published >= properties.batchSize()
                         ? Mono.just(true)
                         : cleanupIfDue().onErrorResume(e -> Mono.empty()).thenReturn(false)),
                 e -> log.warn("Outbox relay batch failed, will retry: {}", e.toString()));

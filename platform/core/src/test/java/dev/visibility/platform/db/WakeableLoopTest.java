@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -39,10 +40,7 @@ class WakeableLoopTest {
     @Test
     void runsOnceAtStartAndOnEachWakeUp() {
         AtomicInteger runs = new AtomicInteger();
-        loop = loop(LONG, LONG, Duration.ZERO).start(() -> Mono.fromSupplier(() -> {
-            runs.incrementAndGet();
-            return false;
-        }), e -> { });
+        loop = loop(LONG, LONG, Duration.ZERO).start(counting(runs), e -> { });
         await(() -> runs.get() == 1);
         wakeups.tryEmitNext("outbox");
         await(() -> runs.get() == 2);
@@ -96,10 +94,7 @@ class WakeableLoopTest {
     void pollsOftenWithoutWakeUpsAndRarelyWithThem() {
         AtomicInteger runs = new AtomicInteger();
         listening.set(false);
-        loop = loop(Duration.ofMillis(20), LONG, Duration.ZERO).start(() -> Mono.fromSupplier(() -> {
-            runs.incrementAndGet();
-            return false;
-        }), e -> { });
+        loop = loop(Duration.ofMillis(20), LONG, Duration.ZERO).start(counting(runs), e -> { });
         await(() -> runs.get() >= 5);
         listening.set(true);
         sleep(100);
@@ -112,10 +107,7 @@ class WakeableLoopTest {
     void wakeUpsWithinTheMinimumGapShareOneRun() {
         AtomicInteger runs = new AtomicInteger();
         // a gap far longer than the ten wake-ups take, so that a slow CI machine cannot split them
-        loop = loop(LONG, LONG, Duration.ofSeconds(1)).start(() -> Mono.fromSupplier(() -> {
-            runs.incrementAndGet();
-            return false;
-        }), e -> { });
+        loop = loop(LONG, LONG, Duration.ofSeconds(1)).start(counting(runs), e -> { });
         await(() -> runs.get() == 1);
         for (int i = 0; i < 10; i++) {
             wakeups.tryEmitNext("rank_pending");
@@ -125,6 +117,22 @@ class WakeableLoopTest {
         await(() -> runs.get() == 2);
         sleep(1_500);
         assertThat(runs).hasValue(2);
+    }
+
+    @Test
+    void aPeriodicLoopRunsAtStartAndEveryIntervalWithoutWakeUps() {
+        AtomicInteger runs = new AtomicInteger();
+        loop = WakeableLoop.periodic(Duration.ofMillis(50), scheduler).start(counting(runs), e -> { });
+        await(() -> runs.get() == 1);
+        await(() -> runs.get() >= 4);
+    }
+
+    /** A task that counts its runs and leaves no work behind. */
+    private static Supplier<Mono<Boolean>> counting(AtomicInteger runs) {
+        return () -> Mono.fromSupplier(() -> {
+            runs.incrementAndGet();
+            return false;
+        });
     }
 
     private static void await(java.util.function.BooleanSupplier condition) {
