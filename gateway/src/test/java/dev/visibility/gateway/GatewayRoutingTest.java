@@ -39,6 +39,8 @@ class GatewayRoutingTest {
         for (String service : RouteTable.SERVICES) {
             registry.add("suite.services." + service, () -> "http://127.0.0.1:" + DOWN_PORT);
         }
+        // hundreds of refused keys from one address here: the failed-authentication limit is tested on its own
+        registry.add("suite.edge.failed-authentications-per-minute", () -> "1000000");
     }
 
     @LocalServerPort

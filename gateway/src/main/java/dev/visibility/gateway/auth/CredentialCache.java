@@ -78,6 +78,15 @@ public class CredentialCache {
         return Mono.fromFuture(() -> cache.get("m:" + hash), true);
     }
 
+    /** The API key's principal when this gateway already knows it as valid, without a lookup. */
+    public Optional<EdgePrincipal> knownApiKey(String hash) {
+        CompletableFuture<Optional<EdgePrincipal>> entry = cache.getIfPresent("k:" + hash);
+        if (entry == null || !entry.isDone() || entry.isCompletedExceptionally()) {
+            return Optional.empty();
+        }
+        return entry.getNow(Optional.empty());
+    }
+
     /** A revoked key: refused from now on, whatever a lookup in flight may answer. */
     public void revoked(String keyHash) {
         cache.put("k:" + keyHash, CompletableFuture.completedFuture(Optional.empty()));

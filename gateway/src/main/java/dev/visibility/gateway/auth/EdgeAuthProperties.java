@@ -10,10 +10,12 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * @param negativeTtl     how long an unknown credential hash stays cached as unknown
  * @param lookupTimeout   time-out of one lookup call to auth-service
  * @param cacheSize       maximum cached credentials
+ * @param failedAuthenticationsPerMinute failed authentications one client address may make per minute
+ *                        before its unknown credentials are refused with 429 without a lookup
  */
 @ConfigurationProperties("suite.edge")
 public record EdgeAuthProperties(String keyPrefix, Duration positiveTtl, Duration negativeTtl, Duration lookupTimeout,
-        Long cacheSize) {
+        Long cacheSize, Integer failedAuthenticationsPerMinute) {
 
     public EdgeAuthProperties {
         keyPrefix = keyPrefix == null ? "svc" : keyPrefix;
@@ -21,5 +23,6 @@ public record EdgeAuthProperties(String keyPrefix, Duration positiveTtl, Duratio
         negativeTtl = negativeTtl == null ? Duration.ofSeconds(5) : negativeTtl;
         lookupTimeout = lookupTimeout == null ? Duration.ofSeconds(3) : lookupTimeout;
         cacheSize = cacheSize == null ? 100_000L : cacheSize;
+        failedAuthenticationsPerMinute = failedAuthenticationsPerMinute == null ? 60 : failedAuthenticationsPerMinute;
     }
 }

@@ -25,7 +25,7 @@ class CredentialCacheTest {
 
     private static final String HASH = "a".repeat(64);
     private static final EdgeAuthProperties PROPERTIES =
-            new EdgeAuthProperties("svc", Duration.ofSeconds(30), Duration.ofSeconds(5), Duration.ofSeconds(3), 1000L);
+            new EdgeAuthProperties("svc", Duration.ofSeconds(30), Duration.ofSeconds(5), Duration.ofSeconds(3), 1000L, 60);
 
     private final AtomicLong nanos = new AtomicLong();
     private final Source source = new Source();
