@@ -100,7 +100,9 @@ public final class Edge {
             unthrottled.addAll(List.of(
                     "--suite.rate-limit.store=local",
                     "--suite.rate-limit.plans.plus=" + DOMAIN_LIMIT,
-                    "--suite.rate-limit.member=" + DOMAIN_LIMIT));
+                    "--suite.rate-limit.member=" + DOMAIN_LIMIT,
+                    // the isolation matrix and the fuzz test send thousands of bad credentials from one address
+                    "--suite.edge.failed-authentications-per-minute=" + DOMAIN_LIMIT));
             gatewayA = ServiceProcess.startJar("gateway", "gateway-a", env, shared.toArray(String[]::new));
             gatewayB = ServiceProcess.startJar("gateway", "gateway-b", env, shared.toArray(String[]::new));
             domain = ServiceProcess.startJar("gateway", "gateway-c", env, unthrottled.toArray(String[]::new));

@@ -92,6 +92,28 @@ public abstract class ServiceSmokeTest {
         assertThat(body).containsEntry("error", "not_found");
     }
 
+    /**
+     * Issue 15: the service repeats the gateway's project check on the decoded path, and refuses a
+     * path that is not in canonical form before its security chain, so no spelling of another
+     * project's path (or of {@code /internal}) reaches a handler even with a valid token.
+     */
+    @Test
+    void noSpellingOfAnotherProjectsPathReachesAHandler() {
+        String token = TestTokens.forProject(PROJECT);
+        String other = UUID.randomUUID().toString();
+        for (String path : List.of("/api/v2/%70rojects/" + other + "/usage", "/api/v2/projects;x=1/" + other + "/usage",
+                "/api/v2/projects/" + other + "%2Fusage", "/api/v2//projects/" + other + "/usage",
+                "/api/v2/projects/" + PROJECT + "/../" + other + "/usage", "/%61pi/v2/projects/" + other + "/usage",
+                "/%69nternal/v1/anything", "/api/v2/projects/" + PROJECT + "/x%00")) {
+            Map<String, Object> body = errorBody(client.get().uri(java.net.URI.create("http://localhost:" + port + path))
+                    .header(HttpHeaders.AUTHORIZATION, TestTokens.bearer(token)), 400);
+            assertThat(body).as(path).containsEntry("error", "invalid_request");
+        }
+        Map<String, Object> foreign = errorBody(client.get().uri("/api/v2/projects/" + other + "/usage")
+                .header(HttpHeaders.AUTHORIZATION, TestTokens.bearer(token)), 404);
+        assertThat(foreign).containsEntry("error", "not_found");
+    }
+
     /** Asserts the error shape of spec 7 and answers the parsed body. */
     @SuppressWarnings("unchecked")
     protected Map<String, Object> errorBody(WebTestClient.RequestHeadersSpec<?> request, int status) {
