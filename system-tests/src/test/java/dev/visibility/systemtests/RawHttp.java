@@ -76,11 +76,27 @@ final class RawHttp {
             head.append("\r\n");
             OutputStream out = socket.getOutputStream();
             out.write(head.toString().getBytes(StandardCharsets.ISO_8859_1));
-            if (body != null) {
-                out.write(body);
-            }
             out.flush();
-            return read(socket.getInputStream(), method.equals("HEAD"));
+            if (body == null || body.length == 0) {
+                return read(socket.getInputStream(), method.equals("HEAD"));
+            }
+            // full duplex, as HTTP/1.1 allows: a server may answer (413, 401, 404) and close before it
+            // has read the whole body, and that answer is what the caller gets
+            Thread writer = new Thread(() -> {
+                try {
+                    out.write(body);
+                    out.flush();
+                } catch (IOException e) {
+                    // the server stopped reading; its answer is read below
+                }
+            }, "raw-http-body");
+            writer.setDaemon(true);
+            writer.start();
+            try {
+                return read(socket.getInputStream(), method.equals("HEAD"));
+            } finally {
+                writer.interrupt();
+            }
         } catch (IOException e) {
             throw new IllegalStateException(method + " " + target + " failed: " + e, e);
         }
