@@ -13,8 +13,10 @@ public enum ErrorCode {
     NOT_ACCEPTABLE("not_acceptable", 406),
     CONFLICT("conflict", 409),
     PAYLOAD_TOO_LARGE("payload_too_large", 413),
+    URI_TOO_LONG("uri_too_long", 414),
     UNSUPPORTED_MEDIA_TYPE("unsupported_media_type", 415),
     RATE_LIMITED("rate_limited", 429),
+    HEADERS_TOO_LARGE("headers_too_large", 431),
     INTERNAL("internal", 500),
     UNAVAILABLE("unavailable", 503);
 

@@ -41,6 +41,11 @@ public final class ErrorMapper {
         if (failure instanceof ApiException api) {
             return new ApiError(api.status(), api.body(), api.headers());
         }
+        // an ApiException thrown while a body was read (a deserializer's refusal) arrives wrapped
+        ApiException wrapped = find(failure, ApiException.class);
+        if (wrapped != null) {
+            return new ApiError(wrapped.status(), wrapped.body(), wrapped.headers());
+        }
         if (failure instanceof AuthenticationException) {
             return simple(401, Unauthorized.MESSAGE);
         }
@@ -70,6 +75,9 @@ public final class ErrorMapper {
 
     /** 400s made by the framework while reading parameters and bodies. */
     private static ApiError inputError(Throwable failure) {
+        if (causeNamed(failure, "DataBufferLimitException") || causeNamed(failure, "MaxUploadSizeExceededException")) {
+            return simple(413, "The request body is too large");
+        }
         if (failure instanceof BindException bind && bind.getFieldError() != null) {
             FieldError field = bind.getFieldError();
             return simple(400, "Field '" + field.getField() + "' is invalid: " + field.getDefaultMessage());
@@ -130,8 +138,10 @@ public final class ErrorMapper {
             case 406 -> "The requested media type cannot be produced; this API answers application/json";
             case 409 -> "The request conflicts with the current state of the resource";
             case 413 -> "The request body is too large";
+            case 414 -> "The request URI is too long";
             case 415 -> "Unsupported content type; send application/json";
             case 429 -> "Rate limit exceeded";
+            case 431 -> "The request headers are too large";
             case 502, 503, 504 -> "The service is temporarily unavailable; retry later";
             default -> status >= 500 ? "An internal error occurred" : "The request is invalid";
         };
