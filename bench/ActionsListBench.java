@@ -28,8 +28,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
 
 /**
  * E3 benchmark: GET /api/v2/projects/{projectId}/actions/list with 10,000 actions in the demo
@@ -49,7 +47,7 @@ import javax.crypto.spec.SecretKeySpec;
  * gateway (default): through the gateway with the demo API key of .local/credentials.json
  *                    (./suite up must be running).
  * direct:            straight to actions-service (ACTIONS_URL, default http://127.0.0.1:8083) with
- *                    an internal token minted from SUITE_INTERNAL_TOKEN_SECRET of .local/secrets.env,
+ *                    an internal token minted with SUITE_INTERNAL_TOKEN_PRIVATE_KEY of .local/secrets.env,
  *                    to tell the service's share from the gateway's.
  * Requests are timed on a plain keep-alive socket (KeepAliveClient), not the JDK HttpClient, whose
  * thread hand-offs were a third of the measured time of a small page.
@@ -71,7 +69,7 @@ public class ActionsListBench {
         String authorization;
         if (mode.equals("direct")) {
             base = System.getenv().getOrDefault("ACTIONS_URL", "http://127.0.0.1:8083");
-            String secret = env(Files.readString(Path.of(".local/secrets.env")), "SUITE_INTERNAL_TOKEN_SECRET");
+            String secret = env(Files.readString(Path.of(".local/secrets.env")), "SUITE_INTERNAL_TOKEN_PRIVATE_KEY");
             authorization = "Bearer " + token(secret, field(credentials, "accountId"), projectId, 3600);
         } else {
             base = field(credentials, "gatewayUrl");
@@ -103,7 +101,7 @@ public class ActionsListBench {
             // the service's JIT first, at full speed and straight to it (the key's plan would take ten
             // minutes for these): its per-row code is most of a large page's time
             String direct = System.getenv().getOrDefault("ACTIONS_URL", "http://127.0.0.1:8083");
-            String secret = env(Files.readString(Path.of(".local/secrets.env")), "SUITE_INTERNAL_TOKEN_SECRET");
+            String secret = env(Files.readString(Path.of(".local/secrets.env")), "SUITE_INTERNAL_TOKEN_PRIVATE_KEY");
             String token = "Bearer " + token(secret, field(credentials, "accountId"), projectId, 3600);
             System.out.printf("warming up actions-service: %d requests straight to %s …%n", warmUp * 5, direct);
             for (int i = 0; i < warmUp * 5; i++) {
@@ -357,18 +355,21 @@ public class ActionsListBench {
         return sorted.get(Math.min(sorted.size() - 1, (int) Math.ceil(p / 100.0 * sorted.size()) - 1)) / 1e6;
     }
 
-    /** The internal token the gateway would mint for the demo key (HS256, DESIGN.md request path 5). */
+    /** The internal token the gateway would mint for the demo key (RS256, DESIGN.md request path 5). */
     static String token(String secret, String accountId, String projectId, long ttlSeconds) throws Exception {
         Base64.Encoder b64 = Base64.getUrlEncoder().withoutPadding();
         long now = System.currentTimeMillis() / 1000;
-        String header = b64.encodeToString("{\"alg\":\"HS256\",\"typ\":\"JWT\"}".getBytes(StandardCharsets.UTF_8));
+        String header = b64.encodeToString("{\"alg\":\"RS256\",\"typ\":\"JWT\"}".getBytes(StandardCharsets.UTF_8));
         String claims = b64.encodeToString(("{\"iss\":\"suite-gateway\",\"aud\":\"suite-services\",\"sub\":\"bench\",\"jti\":\""
                 + UUID.randomUUID() + "\",\"iat\":" + now + ",\"exp\":" + (now + ttlSeconds) + ",\"acct\":\"" + accountId
                 + "\",\"proj\":\"" + projectId + "\",\"key\":\"bench\",\"scp\":[\"actions.read\",\"actions.write\"],\"feat\":[]}")
                 .getBytes(StandardCharsets.UTF_8));
-        Mac mac = Mac.getInstance("HmacSHA256");
-        mac.init(new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
-        String signature = b64.encodeToString(mac.doFinal((header + "." + claims).getBytes(StandardCharsets.UTF_8)));
+        // RS256 with the gateway's private key (base64 of PKCS#8, as ./suite keeps it in .local/secrets.env)
+        java.security.Signature rsa = java.security.Signature.getInstance("SHA256withRSA");
+        rsa.initSign(java.security.KeyFactory.getInstance("RSA").generatePrivate(
+                new java.security.spec.PKCS8EncodedKeySpec(Base64.getMimeDecoder().decode(secret))));
+        rsa.update((header + "." + claims).getBytes(StandardCharsets.UTF_8));
+        String signature = b64.encodeToString(rsa.sign());
         return header + "." + claims + "." + signature;
     }
 

@@ -18,8 +18,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
 
 /**
  * Gateway overhead: drives GET /api/v2/projects/{projectId}/usage through the gateway (API key)
@@ -43,7 +41,7 @@ public class GatewayOverhead {
         String gateway = field(credentials, "gatewayUrl");
         String projectId = field(credentials, "projectId");
         String apiKey = field(credentials, "apiKey");
-        String secret = env(Files.readString(Path.of(".local/secrets.env")), "SUITE_INTERNAL_TOKEN_SECRET");
+        String secret = env(Files.readString(Path.of(".local/secrets.env")), "SUITE_INTERNAL_TOKEN_PRIVATE_KEY");
         String path = "/api/v2/projects/" + projectId + "/usage";
         String direct = System.getProperty("direct", "http://127.0.0.1:8081");
         Process ownGateway = startGateway(secret);
@@ -67,7 +65,9 @@ public class GatewayOverhead {
                 .redirectErrorStream(true)
                 .redirectOutput(Path.of(".local/logs/bench-gateway.log").toFile());
         builder.environment().put("SPRING_KAFKA_BOOTSTRAP_SERVERS", "127.0.0.1:9092");
-        builder.environment().put("SUITE_INTERNAL_TOKEN_SECRET", secret);
+        builder.environment().put("SUITE_INTERNAL_TOKEN_PRIVATE_KEY", secret);
+        builder.environment().put("SUITE_INTERNAL_TOKEN_PUBLIC_KEY",
+                env(Files.readString(Path.of(".local/secrets.env")), "SUITE_INTERNAL_TOKEN_PUBLIC_KEY"));
         Process process = builder.start();
         HttpClient probe = HttpClient.newHttpClient();
         long deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
@@ -133,17 +133,20 @@ public class GatewayOverhead {
         return sorted.isEmpty() ? 0 : sorted.get(Math.min(sorted.size() - 1, (int) Math.ceil(p / 100.0 * sorted.size()) - 1)) / 1e6;
     }
 
-    /** The internal token the gateway would mint for the demo key (HS256, DESIGN.md request path 5). */
+    /** The internal token the gateway would mint for the demo key (RS256, DESIGN.md request path 5). */
     static String token(String secret, String projectId, long ttlSeconds) throws Exception {
         Base64.Encoder b64 = Base64.getUrlEncoder().withoutPadding();
         long now = System.currentTimeMillis() / 1000;
-        String header = b64.encodeToString("{\"alg\":\"HS256\",\"typ\":\"JWT\"}".getBytes(StandardCharsets.UTF_8));
+        String header = b64.encodeToString("{\"alg\":\"RS256\",\"typ\":\"JWT\"}".getBytes(StandardCharsets.UTF_8));
         String claims = b64.encodeToString(("{\"iss\":\"suite-gateway\",\"aud\":\"suite-services\",\"sub\":\"bench\",\"jti\":\""
                 + UUID.randomUUID() + "\",\"iat\":" + now + ",\"exp\":" + (now + ttlSeconds) + ",\"proj\":\"" + projectId
                 + "\",\"key\":\"bench\",\"scp\":[],\"feat\":[]}").getBytes(StandardCharsets.UTF_8));
-        Mac mac = Mac.getInstance("HmacSHA256");
-        mac.init(new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
-        String signature = b64.encodeToString(mac.doFinal((header + "." + claims).getBytes(StandardCharsets.UTF_8)));
+        // RS256 with the gateway's private key (base64 of PKCS#8, as ./suite keeps it in .local/secrets.env)
+        java.security.Signature rsa = java.security.Signature.getInstance("SHA256withRSA");
+        rsa.initSign(java.security.KeyFactory.getInstance("RSA").generatePrivate(
+                new java.security.spec.PKCS8EncodedKeySpec(Base64.getMimeDecoder().decode(secret))));
+        rsa.update((header + "." + claims).getBytes(StandardCharsets.UTF_8));
+        String signature = b64.encodeToString(rsa.sign());
         return header + "." + claims + "." + signature;
     }
 

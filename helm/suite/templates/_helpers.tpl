@@ -169,7 +169,7 @@ Whether the chart creates its own Secret: renders "true" or nothing.
 {{- end }}
 
 {{/*
-The Secret holding SUITE_INTERNAL_TOKEN_SECRET, SUITE_CURSOR_SECRET and SUITE_WEBHOOK_SECRET_KEY.
+The Secret holding SUITE_INTERNAL_TOKEN_PRIVATE_KEY, SUITE_INTERNAL_TOKEN_PUBLIC_KEY, SUITE_CURSOR_SECRET and SUITE_WEBHOOK_SECRET_KEY.
 */}}
 {{- define "suite.secretName" -}}
 {{- default (include "suite.fullname" .) .Values.secrets.existingSecret }}
@@ -197,6 +197,11 @@ gateway routes to the other services.
 {{- if ne . "gateway" }}true{{ end }}
 {{- end }}
 
+{{/* Only the gateway signs internal tokens: no other pod gets the private key. */}}
+{{- define "suite.signsInternalTokens" -}}
+{{- if eq . "gateway" }}true{{ end }}
+{{- end }}
+
 {{- define "suite.usesWebhookKey" -}}
 {{- if eq . "webhook-service" }}true{{ end }}
 {{- end }}
@@ -210,8 +215,8 @@ Cross-field rules that values.schema.json cannot state clearly. Rendered for its
 */}}
 {{- define "suite.validate" -}}
 {{- if not .Values.secrets.existingSecret }}
-{{- if lt (len .Values.secrets.internalTokenSecret) 32 }}
-{{- fail "secrets.internalTokenSecret must be at least 32 characters (or set secrets.existingSecret)" }}
+{{- if or (not .Values.secrets.internalTokenPrivateKey) (not .Values.secrets.internalTokenPublicKey) }}
+{{- fail "secrets.internalTokenPrivateKey and secrets.internalTokenPublicKey must be set (or set secrets.existingSecret)" }}
 {{- end }}
 {{- if lt (len .Values.secrets.cursorSecret) 32 }}
 {{- fail "secrets.cursorSecret must be at least 32 characters (or set secrets.existingSecret)" }}

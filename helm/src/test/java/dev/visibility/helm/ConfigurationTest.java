@@ -45,7 +45,13 @@ class ConfigurationTest {
         Map<String, Map<String, Object>> env = manifests.env(service);
 
         assertThat(env.get("SPRING_KAFKA_BOOTSTRAP_SERVERS")).isEqualTo(configMapRef("SPRING_KAFKA_BOOTSTRAP_SERVERS"));
-        assertThat(env.get("SUITE_INTERNAL_TOKEN_SECRET")).isEqualTo(secretRef(RELEASE, "SUITE_INTERNAL_TOKEN_SECRET"));
+        assertThat(env.get("SUITE_INTERNAL_TOKEN_PUBLIC_KEY")).isEqualTo(secretRef(RELEASE, "SUITE_INTERNAL_TOKEN_PUBLIC_KEY"));
+        // only the gateway signs internal tokens (issue 15): no other service holds the private key
+        if (service.equals("gateway")) {
+            assertThat(env.get("SUITE_INTERNAL_TOKEN_PRIVATE_KEY")).isEqualTo(secretRef(RELEASE, "SUITE_INTERNAL_TOKEN_PRIVATE_KEY"));
+        } else {
+            assertThat(env).doesNotContainKey("SUITE_INTERNAL_TOKEN_PRIVATE_KEY");
+        }
         assertThat(env.get("SUITE_CURSOR_SECRET")).isEqualTo(secretRef(RELEASE, "SUITE_CURSOR_SECRET"));
         assertThat(Node.string(env.get("SPRING_PROFILES_ACTIVE"), "value")).isEqualTo("kubernetes");
         // no secret ever sits in a plain value
@@ -110,11 +116,11 @@ class ConfigurationTest {
         Map<String, Object> secret = manifests.get("Secret", RELEASE);
         Map<String, Object> data = Node.map(secret, "data");
 
-        assertThat(data).containsOnlyKeys("SUITE_DB_PASSWORD", "SUITE_INTERNAL_TOKEN_SECRET", "SUITE_CURSOR_SECRET",
-                "SUITE_WEBHOOK_SECRET_KEY");
+        assertThat(data).containsOnlyKeys("SUITE_DB_PASSWORD", "SUITE_INTERNAL_TOKEN_PRIVATE_KEY", "SUITE_INTERNAL_TOKEN_PUBLIC_KEY",
+                "SUITE_CURSOR_SECRET", "SUITE_WEBHOOK_SECRET_KEY");
         assertThat(decode(data.get("SUITE_DB_PASSWORD"))).isEqualTo("change-me-postgres");
-        assertThat(decode(data.get("SUITE_INTERNAL_TOKEN_SECRET")))
-                .isEqualTo("0123456789abcdef0123456789abcdef-internal");
+        assertThat(decode(data.get("SUITE_INTERNAL_TOKEN_PRIVATE_KEY"))).isEqualTo("test-private-key-placeholder");
+        assertThat(decode(data.get("SUITE_INTERNAL_TOKEN_PUBLIC_KEY"))).isEqualTo("test-public-key-placeholder");
         assertThat(decode(data.get("SUITE_WEBHOOK_SECRET_KEY")))
                 .isEqualTo("AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=");
     }
@@ -124,7 +130,8 @@ class ConfigurationTest {
         Manifests rendered = SuiteChart.render("""
                 secrets:
                   existingSecret: suite-managed
-                  internalTokenSecret: ""
+                  internalTokenPrivateKey: ""
+                  internalTokenPublicKey: ""
                   cursorSecret: ""
                   webhookSecretKey: ""
                 postgres:
@@ -136,8 +143,10 @@ class ConfigurationTest {
                 .isEqualTo(secretRef("suite-managed", "SUITE_WEBHOOK_SECRET_KEY"));
         assertThat(rendered.env("auth-service").get("SUITE_DB_PASSWORD"))
                 .isEqualTo(secretRef("suite-managed", "SUITE_DB_PASSWORD"));
-        assertThat(rendered.env("gateway").get("SUITE_INTERNAL_TOKEN_SECRET"))
-                .isEqualTo(secretRef("suite-managed", "SUITE_INTERNAL_TOKEN_SECRET"));
+        assertThat(rendered.env("gateway").get("SUITE_INTERNAL_TOKEN_PRIVATE_KEY"))
+                .isEqualTo(secretRef("suite-managed", "SUITE_INTERNAL_TOKEN_PRIVATE_KEY"));
+        assertThat(rendered.env("visibility-service").get("SUITE_INTERNAL_TOKEN_PUBLIC_KEY"))
+                .isEqualTo(secretRef("suite-managed", "SUITE_INTERNAL_TOKEN_PUBLIC_KEY"));
         assertThat((String) Node.at(rendered.ofService("Deployment", "gateway"),
                 "spec.template.metadata.annotations.checksum/secret")).matches("[0-9a-f]{64}");
     }

@@ -68,12 +68,12 @@ class ValuesTest {
     }
 
     @Test
-    void shortInternalTokenSecretIsRefused() {
+    void missingInternalTokenKeyIsRefused() {
         assertThatThrownBy(() -> SuiteChart.render("""
                 secrets:
-                  internalTokenSecret: too-short
+                  internalTokenPublicKey: ""
                 """))
-                .hasMessageContaining("secrets.internalTokenSecret must be at least 32 characters");
+                .hasMessageContaining("secrets.internalTokenPrivateKey and secrets.internalTokenPublicKey must be set");
     }
 
     @Test

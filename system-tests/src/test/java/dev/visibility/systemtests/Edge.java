@@ -54,7 +54,8 @@ public final class Edge {
         env.put("SUITE_DB_NAME", SharedInfrastructure.DATABASE);
         env.put("SUITE_DB_USERNAME", SharedInfrastructure.USER);
         env.put("SUITE_DB_PASSWORD", SharedInfrastructure.PASSWORD);
-        env.put("SUITE_INTERNAL_TOKEN_SECRET", TestTokens.SECRET);
+        // services verify the internal token with the public key; only the gateways hold the private key
+        env.put("SUITE_INTERNAL_TOKEN_PUBLIC_KEY", TestTokens.PUBLIC_KEY);
         env.put("SUITE_CURSOR_SECRET", TestTokens.CURSOR_SECRET);
         try {
             Path seedFile = Files.createTempDirectory("edge-seed").resolve("seed.json");
@@ -103,9 +104,11 @@ public final class Edge {
                     "--suite.rate-limit.member=" + DOMAIN_LIMIT,
                     // the isolation matrix and the fuzz test send thousands of bad credentials from one address
                     "--suite.edge.failed-authentications-per-minute=" + DOMAIN_LIMIT));
-            gatewayA = ServiceProcess.startJar("gateway", "gateway-a", env, shared.toArray(String[]::new));
-            gatewayB = ServiceProcess.startJar("gateway", "gateway-b", env, shared.toArray(String[]::new));
-            domain = ServiceProcess.startJar("gateway", "gateway-c", env, unthrottled.toArray(String[]::new));
+            Map<String, String> gatewayEnv = new HashMap<>(env);
+            gatewayEnv.put("SUITE_INTERNAL_TOKEN_PRIVATE_KEY", TestTokens.PRIVATE_KEY);
+            gatewayA = ServiceProcess.startJar("gateway", "gateway-a", gatewayEnv, shared.toArray(String[]::new));
+            gatewayB = ServiceProcess.startJar("gateway", "gateway-b", gatewayEnv, shared.toArray(String[]::new));
+            domain = ServiceProcess.startJar("gateway", "gateway-c", gatewayEnv, unthrottled.toArray(String[]::new));
             List<ServiceProcess> services = List.of(auth, visibility, actions, webhook, gatewayA, gatewayB, domain);
             started.addAll(services);
             CompletableFuture.allOf(services.stream()

@@ -105,7 +105,8 @@ public final class AgentPicksPagingBench {
             insert(db, projectId, account, testId, runId);
         }
         InternalTokenMinter minter = new InternalTokenMinter(new InternalTokenProperties(true,
-                env(secrets, "SUITE_INTERNAL_TOKEN_SECRET"), null, null, Duration.ofHours(1)));
+                env(secrets, "SUITE_INTERNAL_TOKEN_PRIVATE_KEY"), env(secrets, "SUITE_INTERNAL_TOKEN_PUBLIC_KEY"), null, null,
+                Duration.ofHours(1)));
         String internal = "Bearer " + minter.mint(new Caller(account, projectId.toString(), "bench", null, null,
                 Set.of("visibility.read"), Set.of("agent-picks")));
         String path = "/api/v2/projects/" + projectId + "/agent-picks/tests/" + testId + "/runs/" + runId;

@@ -178,7 +178,7 @@ class BrokerRestartTest {
                 "--suite.db.name=" + SharedInfrastructure.DATABASE,
                 "--suite.db.username=" + SharedInfrastructure.USER,
                 "--suite.db.password=" + SharedInfrastructure.PASSWORD,
-                "--suite.internal-token.secret=" + TestTokens.SECRET,
+                "--suite.internal-token.public-key=" + TestTokens.PUBLIC_KEY,
                 "--suite.cursor.secret=" + TestTokens.CURSOR_SECRET,
                 "--suite.webhook.tls.trust-store=" + ReceiverTls.trustStore(),
                 "--suite.webhook.tls.trust-store-password=" + ReceiverTls.PASSWORD);

@@ -9,15 +9,15 @@ import java.util.UUID;
 import com.nimbusds.jose.JOSEException;
 import com.nimbusds.jose.JWSAlgorithm;
 import com.nimbusds.jose.JWSHeader;
-import com.nimbusds.jose.crypto.MACSigner;
+import com.nimbusds.jose.crypto.RSASSASigner;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
 
-/** Mints the short-lived internal token (HS256) that the services accept; used by the gateway and by tests. */
+/** Mints the short-lived internal token (RS256, the gateway's private key) that the services accept; used by the gateway and by tests. */
 public final class InternalTokenMinter {
 
     private final InternalTokenProperties properties;
-    private final MACSigner signer;
+    private final RSASSASigner signer;
     private final Clock clock;
 
     public InternalTokenMinter(InternalTokenProperties properties) {
@@ -27,11 +27,7 @@ public final class InternalTokenMinter {
     public InternalTokenMinter(InternalTokenProperties properties, Clock clock) {
         this.properties = properties;
         this.clock = clock;
-        try {
-            this.signer = new MACSigner(properties.secretBytes());
-        } catch (JOSEException e) {
-            throw new IllegalStateException("Invalid internal token secret", e);
-        }
+        this.signer = new RSASSASigner(properties.signingKey());
     }
 
     public String mint(Caller caller) {
@@ -50,7 +46,7 @@ public final class InternalTokenMinter {
                 .claim(InternalTokenClaims.USER, caller.userId())
                 .claim(InternalTokenClaims.SCOPES, new ArrayList<>(caller.scopes()))
                 .claim(InternalTokenClaims.FEATURES, new ArrayList<>(caller.features()));
-        SignedJWT jwt = new SignedJWT(new JWSHeader(JWSAlgorithm.HS256), claims.build());
+        SignedJWT jwt = new SignedJWT(new JWSHeader(JWSAlgorithm.RS256), claims.build());
         try {
             jwt.sign(signer);
         } catch (JOSEException e) {

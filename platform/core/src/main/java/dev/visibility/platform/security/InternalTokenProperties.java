@@ -1,21 +1,24 @@
 package dev.visibility.platform.security;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
- * The internal token the gateway mints for every forwarded request (DESIGN.md, request path 5).
+ * The internal token the gateway mints for every forwarded request (DESIGN.md, request path 5),
+ * signed with RS256: only the gateway holds the private key, every service verifies with the
+ * public key, so no service (and nobody who reads a service's configuration) can mint a token.
  *
- * @param enabled   whether this application verifies internal tokens (the gateway mints them instead)
- * @param secret    HMAC-SHA256 key shared by the gateway and the services, at least 32 bytes
- * @param issuer    the {@code iss} claim
- * @param audience  the {@code aud} claim
- * @param ttl       lifetime of a minted token
+ * @param enabled    whether this application verifies internal tokens (the gateway mints them instead)
+ * @param privateKey the gateway's RSA private key (PKCS#8, PEM or base64 of the DER); set on the gateway only
+ * @param publicKey  the matching RSA public key (X.509 SubjectPublicKeyInfo, PEM or base64 of the DER)
+ * @param issuer     the {@code iss} claim
+ * @param audience   the {@code aud} claim
+ * @param ttl        lifetime of a minted token
  */
 @ConfigurationProperties("suite.internal-token")
-public record InternalTokenProperties(Boolean enabled, String secret, String issuer, String audience, Duration ttl) {
+public record InternalTokenProperties(Boolean enabled, String privateKey, String publicKey, String issuer, String audience,
+        Duration ttl) {
 
     public InternalTokenProperties {
         enabled = enabled == null || enabled;
@@ -24,10 +27,13 @@ public record InternalTokenProperties(Boolean enabled, String secret, String iss
         ttl = ttl == null ? Duration.ofSeconds(60) : ttl;
     }
 
-    public byte[] secretBytes() {
-        if (secret == null || secret.getBytes(StandardCharsets.UTF_8).length < 32) {
-            throw new IllegalStateException("suite.internal-token.secret must be set to at least 32 bytes");
-        }
-        return secret.getBytes(StandardCharsets.UTF_8);
+    /** The key that signs tokens; only the gateway (and tests) have it. */
+    public java.security.interfaces.RSAPrivateKey signingKey() {
+        return InternalTokenKeys.privateKey(privateKey, "suite.internal-token.private-key");
+    }
+
+    /** The key that verifies tokens. */
+    public java.security.interfaces.RSAPublicKey verificationKey() {
+        return InternalTokenKeys.publicKey(publicKey, "suite.internal-token.public-key");
     }
 }

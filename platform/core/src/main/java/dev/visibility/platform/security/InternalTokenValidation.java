@@ -2,9 +2,6 @@ package dev.visibility.platform.security;
 
 import java.util.List;
 
-import javax.crypto.SecretKey;
-import javax.crypto.spec.SecretKeySpec;
-
 import org.springframework.security.oauth2.core.DelegatingOAuth2TokenValidator;
 import org.springframework.security.oauth2.core.OAuth2TokenValidator;
 import org.springframework.security.oauth2.jwt.Jwt;
@@ -13,17 +10,14 @@ import org.springframework.security.oauth2.jwt.JwtClaimValidator;
 import org.springframework.security.oauth2.jwt.JwtValidators;
 
 /**
- * What every service checks on the internal token: signature (HS256), issuer, audience and expiry.
+ * What every service checks on the internal token: signature (RS256, the gateway's public key), issuer,
+ * audience and expiry.
  * The project claim is checked per path by the project-isolation filters; tokens without a
  * project (the account API, the gateway's own calls) can reach no project path.
  */
 public final class InternalTokenValidation {
 
     private InternalTokenValidation() {
-    }
-
-    public static SecretKey key(InternalTokenProperties properties) {
-        return new SecretKeySpec(properties.secretBytes(), "HmacSHA256");
     }
 
     public static OAuth2TokenValidator<Jwt> validator(InternalTokenProperties properties) {

@@ -79,7 +79,8 @@ public final class SharedInfrastructure {
         properties.put("suite.db.name", DATABASE);
         properties.put("suite.db.username", USER);
         properties.put("suite.db.password", PASSWORD);
-        properties.put("suite.internal-token.secret", TestTokens.SECRET);
+        properties.put("suite.internal-token.public-key", TestTokens.PUBLIC_KEY);
+        properties.put("suite.internal-token.private-key", TestTokens.PRIVATE_KEY);
         properties.put("suite.cursor.secret", TestTokens.CURSOR_SECRET);
         return properties;
     }

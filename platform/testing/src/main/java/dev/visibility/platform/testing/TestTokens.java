@@ -1,24 +1,30 @@
 package dev.visibility.platform.testing;
 
+import java.security.KeyPair;
 import java.time.Duration;
 import java.util.Set;
 
 import dev.visibility.platform.security.Caller;
+import dev.visibility.platform.security.InternalTokenKeys;
 import dev.visibility.platform.security.InternalTokenMinter;
 import dev.visibility.platform.security.InternalTokenProperties;
 
 /**
- * Mints internal tokens for tests, with the same secret the shared test properties give every
- * service, until (and besides) the gateway minting them for real.
+ * Mints internal tokens for tests with a key pair made once per test JVM (never committed): the
+ * shared test properties give every service its public key and the gateway its private key.
  */
 public final class TestTokens {
 
-    public static final String SECRET = "test-only-internal-token-secret-0123456789";
+    private static final KeyPair KEYS = InternalTokenKeys.generate();
+    /** The private key of this JVM's tests (base64 of PKCS#8): what a gateway signs with. */
+    public static final String PRIVATE_KEY = InternalTokenKeys.encode(KEYS.getPrivate());
+    /** The matching public key (base64 of X.509): what every service verifies with. */
+    public static final String PUBLIC_KEY = InternalTokenKeys.encode(KEYS.getPublic());
     public static final String CURSOR_SECRET = "test-only-cursor-secret-0123456789abcdef";
     public static final String ACCOUNT = "00000000-0000-4000-8000-0000000000a1";
 
     private static final InternalTokenMinter MINTER = new InternalTokenMinter(
-            new InternalTokenProperties(true, SECRET, null, null, Duration.ofMinutes(10)));
+            new InternalTokenProperties(true, PRIVATE_KEY, PUBLIC_KEY, null, null, Duration.ofMinutes(10)));
 
     private TestTokens() {
     }
@@ -37,10 +43,11 @@ public final class TestTokens {
         return "Bearer " + token;
     }
 
-    /** A token signed with another secret: every service must refuse it. */
+    /** A token signed with another key pair: every service must refuse it. */
     public static String forgedForProject(String projectId) {
-        InternalTokenMinter forger = new InternalTokenMinter(
-                new InternalTokenProperties(true, "another-secret-that-the-services-do-not-know", null, null, null));
+        KeyPair other = InternalTokenKeys.generate();
+        InternalTokenMinter forger = new InternalTokenMinter(new InternalTokenProperties(true,
+                InternalTokenKeys.encode(other.getPrivate()), InternalTokenKeys.encode(other.getPublic()), null, null, null));
         return forger.mint(new Caller(ACCOUNT, projectId, "key-forged", null, null, Set.of(), Set.of()));
     }
 }

@@ -16,7 +16,7 @@ import org.springframework.security.config.annotation.web.reactive.EnableWebFlux
 import org.springframework.security.config.web.server.SecurityWebFiltersOrder;
 import org.springframework.security.config.web.server.ServerHttpSecurity;
 import org.springframework.security.oauth2.core.OAuth2TokenValidator;
-import org.springframework.security.oauth2.jose.jws.MacAlgorithm;
+import org.springframework.security.oauth2.jose.jws.SignatureAlgorithm;
 import org.springframework.security.oauth2.jwt.Jwt;
 import org.springframework.security.oauth2.jwt.NimbusReactiveJwtDecoder;
 import org.springframework.security.oauth2.jwt.ReactiveJwtDecoder;
@@ -40,8 +40,8 @@ public class InternalTokenReactiveSecurityAutoConfiguration {
 
     @Bean
     ReactiveJwtDecoder internalTokenDecoder(InternalTokenProperties properties) {
-        NimbusReactiveJwtDecoder decoder = NimbusReactiveJwtDecoder.withSecretKey(InternalTokenValidation.key(properties))
-                .macAlgorithm(MacAlgorithm.HS256)
+        NimbusReactiveJwtDecoder decoder = NimbusReactiveJwtDecoder.withPublicKey(properties.verificationKey())
+                .signatureAlgorithm(SignatureAlgorithm.RS256)
                 .build();
         OAuth2TokenValidator<Jwt> validator = InternalTokenValidation.validator(properties);
         decoder.setJwtValidator(validator);

@@ -13,7 +13,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.config.annotation.web.configuration.EnableWebSecurity;
 import org.springframework.security.config.http.SessionCreationPolicy;
-import org.springframework.security.oauth2.jose.jws.MacAlgorithm;
+import org.springframework.security.oauth2.jose.jws.SignatureAlgorithm;
 import org.springframework.security.oauth2.jwt.JwtDecoder;
 import org.springframework.security.oauth2.jwt.NimbusJwtDecoder;
 import org.springframework.security.oauth2.server.resource.authentication.JwtAuthenticationConverter;
@@ -34,8 +34,8 @@ public class InternalTokenServletSecurityAutoConfiguration {
 
     @Bean
     JwtDecoder internalTokenDecoder(InternalTokenProperties properties) {
-        NimbusJwtDecoder decoder = NimbusJwtDecoder.withSecretKey(InternalTokenValidation.key(properties))
-                .macAlgorithm(MacAlgorithm.HS256)
+        NimbusJwtDecoder decoder = NimbusJwtDecoder.withPublicKey(properties.verificationKey())
+                .signatureAlgorithm(SignatureAlgorithm.RS256)
                 .build();
         decoder.setJwtValidator(InternalTokenValidation.validator(properties));
         return decoder;

@@ -12,13 +12,14 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
 import dev.visibility.platform.security.Caller;
+import dev.visibility.platform.security.InternalTokenKeys;
 import dev.visibility.platform.security.InternalTokenMinter;
 import dev.visibility.platform.security.InternalTokenProperties;
 import dev.visibility.platform.security.InternalTokenValidation;
 import org.junit.jupiter.api.Test;
 import org.springframework.security.oauth2.core.DelegatingOAuth2TokenValidator;
 import org.springframework.security.oauth2.core.OAuth2TokenValidator;
-import org.springframework.security.oauth2.jose.jws.MacAlgorithm;
+import org.springframework.security.oauth2.jose.jws.SignatureAlgorithm;
 import org.springframework.security.oauth2.jwt.BadJwtException;
 import org.springframework.security.oauth2.jwt.Jwt;
 import org.springframework.security.oauth2.jwt.JwtTimestampValidator;
@@ -29,8 +30,9 @@ import org.springframework.security.oauth2.jwt.ReactiveJwtDecoder;
 /** A remembered internal token skips the signature check, never the claims (DESIGN.md, request path 5). */
 class VerifiedTokenCacheTest {
 
-    private static final InternalTokenProperties PROPERTIES =
-            new InternalTokenProperties(true, "a-test-secret-of-at-least-thirty-two-bytes", null, null, Duration.ofSeconds(60));
+    private static final java.security.KeyPair KEYS = InternalTokenKeys.generate();
+    private static final InternalTokenProperties PROPERTIES = new InternalTokenProperties(true,
+            InternalTokenKeys.encode(KEYS.getPrivate()), InternalTokenKeys.encode(KEYS.getPublic()), null, null, Duration.ofSeconds(60));
     private static final Instant START = Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
     private static final Caller CALLER = new Caller("acct", "7c1f0e4a-3b2d-4e5f-8a9b-0c1d2e3f4a5b", "key", null, null,
             Set.of("actions.read"), Set.of());
@@ -60,8 +62,8 @@ class VerifiedTokenCacheTest {
         timestamps.setClock(clock);
         OAuth2TokenValidator<Jwt> validator = new DelegatingOAuth2TokenValidator<>(timestamps,
                 InternalTokenValidation.validator(PROPERTIES));
-        NimbusReactiveJwtDecoder nimbus = NimbusReactiveJwtDecoder.withSecretKey(InternalTokenValidation.key(PROPERTIES))
-                .macAlgorithm(MacAlgorithm.HS256).build();
+        NimbusReactiveJwtDecoder nimbus = NimbusReactiveJwtDecoder.withPublicKey(PROPERTIES.verificationKey())
+                .signatureAlgorithm(SignatureAlgorithm.RS256).build();
         nimbus.setJwtValidator(validator);
         ReactiveJwtDecoder counting = token -> {
             verifications.incrementAndGet();
