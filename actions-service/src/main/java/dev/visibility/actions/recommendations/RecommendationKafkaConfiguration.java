@@ -19,6 +19,9 @@ import org.springframework.kafka.core.KafkaAdmin;
  * offsets committed after the record's transaction, up to 5 retries in place (0.5 s doubling to
  * 8 s), then the record goes unchanged to {@code recommendations.DLT} and the partition moves on.
  * An unusable record skips the retries.
+ * A failure of the database or the broker is retried for as long as it lasts and never
+ * dead-lettered (the platform's {@code TransientFailures}); the bounded retries below are for other
+ * failures.
  */
 @Configuration(proxyBeanMethods = false)
 public class RecommendationKafkaConfiguration {

@@ -18,6 +18,9 @@ import org.springframework.kafka.core.KafkaAdmin;
  * The listener container of {@code usage.requests} (the platform's {@link StringRecordListeners}):
  * up to 6 retries in place (0.5 s doubling to 10 s), then the record goes unchanged to
  * {@code usage.requests.DLT} and the partition moves on. An unusable record skips the retries.
+ * A failure of the database or the broker is retried for as long as it lasts and never
+ * dead-lettered (the platform's {@code TransientFailures}); the bounded retries below are for other
+ * failures.
  */
 @Configuration(proxyBeanMethods = false)
 class UsageKafkaConfiguration {

@@ -20,6 +20,9 @@ import org.springframework.kafka.core.KafkaAdmin;
  * {@link StringRecordListeners}): offsets committed after the listener returned, retries in
  * place with bounded exponential back-off, then the record goes unchanged to {@code <topic>.DLT}
  * and the partition moves on. An {@link UnusableRecord} is not retried.
+ * A failure of the database or the broker is retried for as long as it lasts and never
+ * dead-lettered (the platform's {@code TransientFailures}); the bounded retries below are for other
+ * failures.
  */
 @Configuration(proxyBeanMethods = false)
 public class IngestKafkaConfiguration {
@@ -38,8 +41,8 @@ public class IngestKafkaConfiguration {
     ConcurrentKafkaListenerContainerFactory<Object, Object> visibilityIngestContainerFactory(
             ConcurrentKafkaListenerContainerFactoryConfigurer configurer, KafkaProperties properties,
             StringProducer producer) {
-        // about 2.5 minutes of retries in all, within max.poll.interval.ms: a database restart is
-        // ridden out, not dead-lettered; agent-picks records carry evidence batches, so fewer
+        // bounded retries for failures other than an outage (an outage is retried until it ends);
+        // agent-picks records carry evidence batches, so fewer
         // records per poll keeps a poll well inside max.poll.interval
         return StringRecordListeners.containerFactory(configurer, properties, producer,
                 new StringRecordListeners.Retries(10, 500, 30_000),

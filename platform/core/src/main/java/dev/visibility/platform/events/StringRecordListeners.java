@@ -18,14 +18,21 @@ import org.springframework.kafka.core.KafkaAdmin;
 import org.springframework.kafka.listener.DeadLetterPublishingRecoverer;
 import org.springframework.kafka.listener.DefaultErrorHandler;
 import org.springframework.kafka.support.ExponentialBackOffWithMaxRetries;
+import org.springframework.util.backoff.ExponentialBackOff;
+import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import java.nio.charset.StandardCharsets;
 
 /**
  * Listener containers for the internal input topics (usage.requests, tracking.runs,
  * agentpicks.runs, recommendations): String values that the listener parses itself, so a
  * malformed record is one clear failure; offsets committed after the listener returned (the
- * platform turns auto-commit off); a failure retried in place with bounded exponential back-off,
- * then the record goes unchanged to {@code <topic>.DLT} and the partition moves on. The
- * exceptions named not retryable (a record that can never apply) go to the dead-letter topic at once.
+ * platform turns auto-commit off). A transient failure ({@link TransientFailures}: the database or
+ * the broker unavailable) is retried in place for as long as it lasts, backing off up to 30 s, and
+ * never dead-lettered. Any other failure is retried with bounded exponential back-off, then the
+ * record goes unchanged to {@code <topic>.DLT} and the partition moves on. The exceptions named
+ * not retryable (a record that can never apply) go to the dead-letter topic at once. A dead letter
+ * carries its reason in the {@value #REASON_HEADER} header.
  */
 public final class StringRecordListeners {
 
@@ -37,6 +44,31 @@ public final class StringRecordListeners {
 
     /** In-place retries: {@code maxRetries} after the first failure, doubling from {@code initialMillis} up to {@code maxMillis}. */
     public record Retries(int maxRetries, long initialMillis, long maxMillis) {
+    }
+
+    /** The header of a dead-lettered record that says why it could not be used (no record content, no secret). */
+    public static final String REASON_HEADER = "x-dlt-reason";
+
+    /**
+     * Back-off of a transient failure: from the first in-place interval doubling up to 30 s (or the
+     * configured maximum when larger), without a limit on attempts. The consumer thread waits
+     * between attempts, well inside {@code max.poll.interval.ms}, and re-polls the same record.
+     */
+    static ExponentialBackOff transientBackOff(Retries retries) {
+        ExponentialBackOff backOff = new ExponentialBackOff(Math.max(100, retries.initialMillis()), 2.0);
+        backOff.setMaxInterval(Math.max(30_000, retries.maxMillis()));
+        backOff.setMaxElapsedTime(Long.MAX_VALUE);
+        return backOff;
+    }
+
+    /** The reason of a dead letter: the innermost failure's class and message, shortened. */
+    static String reason(Throwable failure) {
+        Throwable cause = failure;
+        while (cause.getCause() != null && cause.getCause() != cause) {
+            cause = cause.getCause();
+        }
+        String text = cause.getClass().getSimpleName() + (cause.getMessage() == null ? "" : ": " + cause.getMessage());
+        return text.length() > 500 ? text.substring(0, 500) : text;
     }
 
     public static String deadLetterTopic(String topic) {
@@ -65,7 +97,16 @@ public final class StringRecordListeners {
         backOff.setMaxInterval(retries.maxMillis());
         DeadLetterPublishingRecoverer recoverer = new DeadLetterPublishingRecoverer(deadLetters.template(),
                 (record, failure) -> new TopicPartition(deadLetterTopic(record.topic()), -1));
+        recoverer.setHeadersFunction((record, failure) -> {
+            Headers headers = new RecordHeaders();
+            headers.add(REASON_HEADER, reason(failure).getBytes(StandardCharsets.UTF_8));
+            return headers;
+        });
         DefaultErrorHandler errorHandler = new DefaultErrorHandler(recoverer, backOff);
+        // a failure of what the record depends on (the database, the broker) is retried for as long
+        // as it lasts, never dead-lettered: the record is a fact that must not be lost
+        errorHandler.setBackOffFunction((record, failure) -> TransientFailures.isTransient(failure)
+                ? transientBackOff(retries) : null);
         Arrays.stream(notRetryable).forEach(errorHandler::addNotRetryableExceptions);
         factory.setCommonErrorHandler(errorHandler);
         return factory;
