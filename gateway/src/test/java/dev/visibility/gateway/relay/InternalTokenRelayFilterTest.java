@@ -1,0 +1,71 @@
+package dev.visibility.gateway.relay;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
+
+import dev.visibility.gateway.auth.EdgePrincipal;
+import dev.visibility.platform.security.InternalTokenMinter;
+import dev.visibility.platform.security.InternalTokenProperties;
+import dev.visibility.platform.testing.TestTokens;
+import org.junit.jupiter.api.Test;
+import org.springframework.http.HttpHeaders;
+import org.springframework.mock.http.server.reactive.MockServerHttpRequest;
+import org.springframework.mock.web.server.MockServerWebExchange;
+import org.springframework.security.oauth2.jose.jws.SignatureAlgorithm;
+import org.springframework.security.oauth2.jwt.Jwt;
+import org.springframework.security.oauth2.jwt.NimbusJwtDecoder;
+import org.springframework.web.server.ServerWebExchange;
+import reactor.core.publisher.Mono;
+
+/**
+ * DESIGN.md request path 5: the caller's credential and cookies never reach a service; the service
+ * gets the internal token, RS256 over the principal's claims, reused while it is young.
+ */
+class InternalTokenRelayFilterTest {
+
+    private final InternalTokenProperties properties = new InternalTokenProperties(false, TestTokens.PRIVATE_KEY,
+            TestTokens.PUBLIC_KEY, null, null, Duration.ofSeconds(60));
+    private final InternalTokenRelayFilter filter = new InternalTokenRelayFilter(new InternalTokenMinter(properties), properties);
+    private final EdgePrincipal key = new EdgePrincipal(EdgePrincipal.Kind.API_KEY, "k1", "p1", "a1", Set.of("actions.read"),
+            Set.of(), "plus", true, false);
+
+    @Test
+    void theCredentialIsReplacedByTheInternalTokenOfThePrincipal() {
+        HttpHeaders forwarded = forward(key);
+        assertThat(forwarded.get(HttpHeaders.AUTHORIZATION)).hasSize(1);
+        assertThat(forwarded.getFirst(HttpHeaders.AUTHORIZATION)).startsWith("Bearer ").doesNotContain("svc_live_");
+        assertThat(forwarded.containsHeader(HttpHeaders.COOKIE)).isFalse();
+        Jwt jwt = NimbusJwtDecoder.withPublicKey(properties.verificationKey()).signatureAlgorithm(SignatureAlgorithm.RS256).build()
+                .decode(forwarded.getFirst(HttpHeaders.AUTHORIZATION).substring(7));
+        assertThat(jwt.getClaimAsString("proj")).isEqualTo("p1");
+        assertThat(jwt.getClaimAsString("key")).isEqualTo("k1");
+        assertThat(jwt.getClaimAsStringList("scp")).containsExactly("actions.read");
+        // the same principal reuses its token for the first half of its life
+        assertThat(forward(key).getFirst(HttpHeaders.AUTHORIZATION)).isEqualTo(forwarded.getFirst(HttpHeaders.AUTHORIZATION));
+    }
+
+    @Test
+    void withoutAPrincipalNothingIsForwardedAsCredential() {
+        HttpHeaders forwarded = forward(null);
+        assertThat(forwarded.containsHeader(HttpHeaders.AUTHORIZATION)).isFalse();
+        assertThat(forwarded.containsHeader(HttpHeaders.COOKIE)).isFalse();
+    }
+
+    private HttpHeaders forward(EdgePrincipal principal) {
+        MockServerWebExchange exchange = MockServerWebExchange.from(MockServerHttpRequest.get("/api/v2/projects/p1/actions/list")
+                .header(HttpHeaders.AUTHORIZATION, "Bearer svc_live_" + "0".repeat(64))
+                .header(HttpHeaders.COOKIE, "session=abc"));
+        if (principal != null) {
+            exchange.getAttributes().put(EdgePrincipal.ATTRIBUTE, principal);
+        }
+        AtomicReference<ServerWebExchange> seen = new AtomicReference<>();
+        filter.filter(exchange, ex -> {
+            seen.set(ex);
+            return Mono.empty();
+        }).block(Duration.ofSeconds(5));
+        return seen.get().getRequest().getHeaders();
+    }
+}
