@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 
+import dev.visibility.platform.events.AgentPicksRunRecorded;
 import dev.visibility.platform.outbox.ProcessedEvents;
 import dev.visibility.visibility.ingest.MultiRowInsert;
 import dev.visibility.visibility.ingest.MultiRowInsert.Column;

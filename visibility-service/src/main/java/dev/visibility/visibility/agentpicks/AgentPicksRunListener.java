@@ -1,5 +1,6 @@
 package dev.visibility.visibility.agentpicks;
 
+import dev.visibility.platform.events.AgentPicksRunRecorded;
 import dev.visibility.platform.events.Topics;
 import dev.visibility.visibility.config.VisibilityProperties;
 import dev.visibility.visibility.ingest.IngestKafkaConfiguration;

@@ -4,6 +4,8 @@ import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.List;
 
+import dev.visibility.platform.events.TrackingRunCompleted;
+
 /**
  * The visibility metrics of one tracking run (spec 6.2 {@code metrics}).
  * <ul>

@@ -1,6 +1,7 @@
 package dev.visibility.visibility.tracking;
 
 import dev.visibility.platform.events.Topics;
+import dev.visibility.platform.events.TrackingRunCompleted;
 import dev.visibility.visibility.config.VisibilityProperties;
 import dev.visibility.visibility.ingest.IngestKafkaConfiguration;
 import dev.visibility.visibility.ingest.UnusableRecord;

@@ -9,11 +9,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
+import dev.visibility.platform.events.AgentPicksRunRecorded;
 import dev.visibility.platform.events.Topics;
-import dev.visibility.visibility.agentpicks.AgentPicksRunRecorded.Classification;
-import dev.visibility.visibility.agentpicks.AgentPicksRunRecorded.Context;
-import dev.visibility.visibility.agentpicks.AgentPicksRunRecorded.Environment;
-import dev.visibility.visibility.agentpicks.AgentPicksRunRecorded.Evidence;
+import dev.visibility.platform.events.AgentPicksRunRecorded.Classification;
+import dev.visibility.platform.events.AgentPicksRunRecorded.Context;
+import dev.visibility.platform.events.AgentPicksRunRecorded.Environment;
+import dev.visibility.platform.events.AgentPicksRunRecorded.Evidence;
 import dev.visibility.visibility.ingest.IngestKafkaConfiguration;
 import dev.visibility.visibility.support.AgentPicks;
 import dev.visibility.visibility.support.Schemas;

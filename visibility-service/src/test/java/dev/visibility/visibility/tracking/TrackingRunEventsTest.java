@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.UUID;
 
 import dev.visibility.platform.events.Topics;
+import dev.visibility.platform.events.TrackingRunCompleted;
 import dev.visibility.visibility.ingest.IngestKafkaConfiguration;
 import dev.visibility.visibility.support.Runs;
 import dev.visibility.visibility.support.Schemas;

@@ -1,4 +1,4 @@
-package dev.visibility.visibility.agentpicks;
+package dev.visibility.platform.events;
 
 import java.time.Instant;
 import java.util.List;

@@ -1,4 +1,4 @@
-package dev.visibility.visibility.tracking;
+package dev.visibility.platform.events;
 
 import java.time.Instant;
 import java.time.LocalDate;
