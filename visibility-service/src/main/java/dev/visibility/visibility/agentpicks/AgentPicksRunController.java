@@ -8,6 +8,7 @@ import dev.visibility.platform.cursor.CursorCodec;
 import dev.visibility.platform.error.Forbidden;
 import dev.visibility.platform.error.InvalidParameter;
 import dev.visibility.platform.error.NotFound;
+import dev.visibility.platform.events.AgentPicksRunRecorded;
 import dev.visibility.platform.query.QueryParams;
 import dev.visibility.platform.security.reactive.CurrentCaller;
 import dev.visibility.platform.web.Envelope;

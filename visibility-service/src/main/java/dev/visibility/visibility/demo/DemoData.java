@@ -12,16 +12,16 @@ import java.util.Map;
 import java.util.Random;
 import java.util.UUID;
 
-import dev.visibility.visibility.agentpicks.AgentPicksRunRecorded;
-import dev.visibility.visibility.agentpicks.AgentPicksRunRecorded.Classification;
-import dev.visibility.visibility.agentpicks.AgentPicksRunRecorded.Context;
-import dev.visibility.visibility.agentpicks.AgentPicksRunRecorded.Environment;
-import dev.visibility.visibility.agentpicks.AgentPicksRunRecorded.Evidence;
-import dev.visibility.visibility.tracking.TrackingRunCompleted;
-import dev.visibility.visibility.tracking.TrackingRunCompleted.Ad;
-import dev.visibility.visibility.tracking.TrackingRunCompleted.BrandMention;
-import dev.visibility.visibility.tracking.TrackingRunCompleted.Citation;
-import dev.visibility.visibility.tracking.TrackingRunCompleted.Sample;
+import dev.visibility.platform.events.AgentPicksRunRecorded;
+import dev.visibility.platform.events.AgentPicksRunRecorded.Classification;
+import dev.visibility.platform.events.AgentPicksRunRecorded.Context;
+import dev.visibility.platform.events.AgentPicksRunRecorded.Environment;
+import dev.visibility.platform.events.AgentPicksRunRecorded.Evidence;
+import dev.visibility.platform.events.TrackingRunCompleted;
+import dev.visibility.platform.events.TrackingRunCompleted.Ad;
+import dev.visibility.platform.events.TrackingRunCompleted.BrandMention;
+import dev.visibility.platform.events.TrackingRunCompleted.Citation;
+import dev.visibility.platform.events.TrackingRunCompleted.Sample;
 
 /**
  * The local demo, as internal producers would publish it: daily tracking runs for both demo

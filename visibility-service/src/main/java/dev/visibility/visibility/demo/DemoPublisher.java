@@ -16,7 +16,7 @@ import java.util.concurrent.TimeUnit;
 import dev.visibility.platform.events.Topics;
 import dev.visibility.visibility.config.VisibilityProperties;
 import dev.visibility.platform.events.StringProducer;
-import dev.visibility.visibility.tracking.TrackingRunCompleted;
+import dev.visibility.platform.events.TrackingRunCompleted;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.context.event.ApplicationReadyEvent;

@@ -11,6 +11,7 @@ import java.util.UUID;
 import dev.visibility.platform.events.EventName;
 import dev.visibility.platform.events.PublicEvent;
 import dev.visibility.platform.events.SearchTrackingCompleted;
+import dev.visibility.platform.events.TrackingRunCompleted;
 import dev.visibility.platform.events.VisibilityChanged;
 import dev.visibility.platform.outbox.OutboxWriter;
 import dev.visibility.platform.outbox.ProcessedEvents;

@@ -11,10 +11,10 @@ import java.util.Map;
 import java.util.UUID;
 
 import dev.visibility.platform.events.Topics;
-import dev.visibility.visibility.agentpicks.AgentPicksRunRecorded;
+import dev.visibility.platform.events.AgentPicksRunRecorded;
 import dev.visibility.visibility.support.Schemas;
 import dev.visibility.visibility.support.VisibilityTest;
-import dev.visibility.visibility.tracking.TrackingRunCompleted;
+import dev.visibility.platform.events.TrackingRunCompleted;
 import org.junit.jupiter.api.Test;
 import org.springframework.http.HttpHeaders;
 

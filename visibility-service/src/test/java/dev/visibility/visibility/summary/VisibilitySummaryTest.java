@@ -12,9 +12,9 @@ import java.util.UUID;
 import dev.visibility.platform.events.Topics;
 import dev.visibility.visibility.support.Runs;
 import dev.visibility.visibility.support.VisibilityTest;
-import dev.visibility.visibility.tracking.TrackingRunCompleted;
-import dev.visibility.visibility.tracking.TrackingRunCompleted.Ad;
-import dev.visibility.visibility.tracking.TrackingRunCompleted.Sample;
+import dev.visibility.platform.events.TrackingRunCompleted;
+import dev.visibility.platform.events.TrackingRunCompleted.Ad;
+import dev.visibility.platform.events.TrackingRunCompleted.Sample;
 import org.junit.jupiter.api.Test;
 import org.springframework.http.HttpHeaders;
 

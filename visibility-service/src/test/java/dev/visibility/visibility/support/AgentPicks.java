@@ -5,11 +5,11 @@ import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.UUID;
 
-import dev.visibility.visibility.agentpicks.AgentPicksRunRecorded;
-import dev.visibility.visibility.agentpicks.AgentPicksRunRecorded.Classification;
-import dev.visibility.visibility.agentpicks.AgentPicksRunRecorded.Context;
-import dev.visibility.visibility.agentpicks.AgentPicksRunRecorded.Environment;
-import dev.visibility.visibility.agentpicks.AgentPicksRunRecorded.Evidence;
+import dev.visibility.platform.events.AgentPicksRunRecorded;
+import dev.visibility.platform.events.AgentPicksRunRecorded.Classification;
+import dev.visibility.platform.events.AgentPicksRunRecorded.Context;
+import dev.visibility.platform.events.AgentPicksRunRecorded.Environment;
+import dev.visibility.platform.events.AgentPicksRunRecorded.Evidence;
 
 /** Agent-picks records for tests: one run of one test of one project, as a producer would publish them. */
 public final class AgentPicks {

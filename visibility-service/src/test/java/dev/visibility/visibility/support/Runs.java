@@ -7,11 +7,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 
-import dev.visibility.visibility.tracking.TrackingRunCompleted;
-import dev.visibility.visibility.tracking.TrackingRunCompleted.Ad;
-import dev.visibility.visibility.tracking.TrackingRunCompleted.BrandMention;
-import dev.visibility.visibility.tracking.TrackingRunCompleted.Citation;
-import dev.visibility.visibility.tracking.TrackingRunCompleted.Sample;
+import dev.visibility.platform.events.TrackingRunCompleted;
+import dev.visibility.platform.events.TrackingRunCompleted.Ad;
+import dev.visibility.platform.events.TrackingRunCompleted.BrandMention;
+import dev.visibility.platform.events.TrackingRunCompleted.Citation;
+import dev.visibility.platform.events.TrackingRunCompleted.Sample;
 
 /**
  * Tracking runs for tests. In a run built here, each of the first {@code visible} samples names the

@@ -7,6 +7,7 @@ import java.time.LocalDate;
 import java.util.List;
 import java.util.UUID;
 
+import dev.visibility.platform.events.TrackingRunCompleted;
 import dev.visibility.visibility.support.Runs;
 import org.junit.jupiter.api.Test;
 
