@@ -12,6 +12,7 @@ import dev.visibility.actions.support.ActionsTest;
 import dev.visibility.actions.support.Candidates;
 import dev.visibility.platform.testing.TestKafka;
 import dev.visibility.actions.support.Schemas;
+import dev.visibility.platform.consumer.DeadLetters;
 import dev.visibility.platform.events.Topics;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
@@ -300,7 +301,7 @@ class RecommendationEventsTest extends ActionsTest {
         bad.put("priority", "urgent");
         String json = Candidates.json(bad);
         TestKafka.publish(Topics.RECOMMENDATIONS, project.toString(), List.of(json, "{not json"));
-        List<ConsumerRecord<String, String>> dead = TestKafka.awaitRecords(RecommendationKafkaConfiguration.DEAD_LETTER_TOPIC,
+        List<ConsumerRecord<String, String>> dead = TestKafka.awaitRecords(DeadLetters.topic(Topics.RECOMMENDATIONS),
                 r -> project.toString().equals(r.key()), 2, WITHIN);
         assertThat(dead).extracting(ConsumerRecord::value).containsExactly(json, "{not json");
         sync(project);

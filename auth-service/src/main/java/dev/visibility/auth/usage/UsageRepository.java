@@ -7,7 +7,6 @@ import java.util.UUID;
 
 import dev.visibility.auth.accounts.Plan;
 import dev.visibility.platform.events.UsageRecorded;
-import dev.visibility.platform.outbox.ProcessedEvents;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.stereotype.Repository;
 import reactor.core.publisher.Mono;
@@ -16,15 +15,10 @@ import reactor.core.publisher.Mono;
 @Repository
 class UsageRepository {
 
-    /** The name under which this consumer claims eventIds in {@code processed_events}. */
-    static final String CONSUMER = "auth-service.usage-requests";
-
     private final DatabaseClient db;
-    private final ProcessedEvents processedEvents;
 
-    UsageRepository(DatabaseClient db, ProcessedEvents processedEvents) {
+    UsageRepository(DatabaseClient db) {
         this.db = db;
-        this.processedEvents = processedEvents;
     }
 
     /** A project's status and request count for one period; empty when the project is unknown. */
@@ -32,17 +26,16 @@ class UsageRepository {
     }
 
     /**
-     * Adds a record's requests to its project's month, once per eventId: run it in one transaction,
-     * so that the claim and the count commit or roll back together. Answers whether it counted.
+     * Adds a record's requests to its project's month. Once per eventId: the platform's consumer
+     * runs it in the transaction that claims the record's eventId ({@link UsageConsumer}).
      */
-    Mono<Boolean> apply(UsageRecorded usage, UUID projectId) {
+    Mono<Void> add(UsageRecorded usage) {
         LocalDate period = YearMonth.from(usage.intervalStart().atOffset(ZoneOffset.UTC)).atDay(1);
-        return processedEvents.claim(CONSUMER, usage.eventId())
-                .flatMap(claimed -> !claimed ? Mono.just(false) : db.sql("""
-                        INSERT INTO usage_counters (project_id, period_start, requests) VALUES (:project, :period, :requests)
-                        ON CONFLICT (project_id, period_start) DO UPDATE SET requests = usage_counters.requests + EXCLUDED.requests""")
-                        .bind("project", projectId).bind("period", period).bind("requests", usage.requests())
-                        .then().thenReturn(true));
+        return db.sql("""
+                INSERT INTO usage_counters (project_id, period_start, requests) VALUES (:project, :period, :requests)
+                ON CONFLICT (project_id, period_start) DO UPDATE SET requests = usage_counters.requests + EXCLUDED.requests""")
+                .bind("project", UUID.fromString(usage.projectId())).bind("period", period).bind("requests", usage.requests())
+                .then();
     }
 
     Mono<ProjectUsageRow> projectUsage(UUID projectId, LocalDate periodStart) {

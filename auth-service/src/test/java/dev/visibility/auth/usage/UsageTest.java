@@ -19,6 +19,7 @@ import dev.visibility.auth.support.Http;
 import dev.visibility.platform.testing.TestKafka;
 import dev.visibility.auth.support.TestAccounts;
 import dev.visibility.auth.support.TestAccounts.Team;
+import dev.visibility.platform.consumer.DeadLetters;
 import dev.visibility.platform.events.Topics;
 import dev.visibility.platform.events.UsageRecorded;
 import dev.visibility.platform.testing.TestTokens;
@@ -126,7 +127,7 @@ class UsageTest {
                 record(UUID.randomUUID(), team.projectId(), Instant.now(), 4));
 
         assertThat(awaitTotalAtLeast(team, 4)).isEqualTo(4);
-        assertThat(TestKafka.awaitRecords(UsageKafkaConfiguration.DEAD_LETTER_TOPIC, r -> key.equals(r.key()), 4, WITHIN))
+        assertThat(TestKafka.awaitRecords(DeadLetters.topic(Topics.USAGE_REQUESTS), r -> key.equals(r.key()), 4, WITHIN))
                 .extracting(r -> r.value()).hasSize(4).first().isEqualTo("not json at all");
     }
 

@@ -6,11 +6,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 
+import dev.visibility.platform.consumer.PoisonRecord;
 import dev.visibility.platform.events.AgentPicksRunRecorded;
 import dev.visibility.platform.outbox.ProcessedEvents;
 import dev.visibility.visibility.ingest.MultiRowInsert;
 import dev.visibility.visibility.ingest.MultiRowInsert.Column;
-import dev.visibility.visibility.ingest.UnusableRecord;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.reactive.TransactionalOperator;
@@ -79,7 +79,7 @@ public class AgentPicksIngestion {
                         || !r.accountId().equals(row.get("account_id", String.class)))
                 .one().defaultIfEmpty(false);
         return testMismatch.zipWith(runMismatch).flatMap(mismatch -> mismatch.getT1() || mismatch.getT2()
-                ? Mono.error(new UnusableRecord("run " + r.runId() + " or test " + r.testId()
+                ? Mono.error(new PoisonRecord("run " + r.runId() + " or test " + r.testId()
                         + " already belongs to another account, project or test"))
                 : Mono.empty());
     }

@@ -14,9 +14,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import dev.visibility.platform.events.Topics;
-import dev.visibility.platform.events.TrackingRunCompleted;
 import dev.visibility.visibility.config.VisibilityProperties;
 import dev.visibility.platform.events.StringProducer;
+import dev.visibility.platform.events.TrackingRunCompleted;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.context.event.ApplicationReadyEvent;

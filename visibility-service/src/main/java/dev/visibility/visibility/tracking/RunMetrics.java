@@ -3,6 +3,7 @@ package dev.visibility.visibility.tracking;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.List;
+import dev.visibility.platform.events.TrackingRunCompleted;
 
 import dev.visibility.platform.events.TrackingRunCompleted;
 

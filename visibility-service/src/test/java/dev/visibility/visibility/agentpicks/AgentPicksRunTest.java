@@ -9,13 +9,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
+import dev.visibility.platform.consumer.DeadLetters;
 import dev.visibility.platform.events.AgentPicksRunRecorded;
 import dev.visibility.platform.events.Topics;
 import dev.visibility.platform.events.AgentPicksRunRecorded.Classification;
 import dev.visibility.platform.events.AgentPicksRunRecorded.Context;
 import dev.visibility.platform.events.AgentPicksRunRecorded.Environment;
 import dev.visibility.platform.events.AgentPicksRunRecorded.Evidence;
-import dev.visibility.visibility.ingest.IngestKafkaConfiguration;
 import dev.visibility.visibility.support.AgentPicks;
 import dev.visibility.visibility.support.Schemas;
 import dev.visibility.visibility.support.TopicRecorder;
@@ -315,7 +315,7 @@ class AgentPicksRunTest extends VisibilityTest {
         AgentPicks thief = new AgentPicks(UUID.randomUUID(), picks.accountId, picks.testId, picks.runId);
         publish(Topics.AGENTPICKS_RUNS, key, thief.record(9, "completed", List.of(AgentPicks.fetch(1, "https://x.example")), true));
 
-        assertThat(TopicRecorder.of(IngestKafkaConfiguration.AGENTPICKS_RUNS_DLT).await(r -> key.equals(r.key()), 3, WAIT))
+        assertThat(TopicRecorder.of(DeadLetters.topic(Topics.AGENTPICKS_RUNS)).await(r -> key.equals(r.key()), 3, WAIT))
                 .hasSize(3);
         assertThat(count("SELECT count(*) FROM agentpicks_runs WHERE run_id = $1 AND revision = 1 AND project_id = $2",
                 picks.runId, picks.projectId)).isOne();

@@ -10,11 +10,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
-import dev.visibility.platform.events.AgentPicksRunRecorded;
 import dev.visibility.platform.events.Topics;
-import dev.visibility.platform.events.TrackingRunCompleted;
+import dev.visibility.platform.events.AgentPicksRunRecorded;
 import dev.visibility.visibility.support.Schemas;
 import dev.visibility.visibility.support.VisibilityTest;
+import dev.visibility.platform.events.TrackingRunCompleted;
 import org.junit.jupiter.api.Test;
 import org.springframework.http.HttpHeaders;
 

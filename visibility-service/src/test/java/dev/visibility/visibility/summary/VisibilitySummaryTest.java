@@ -10,9 +10,9 @@ import java.util.Map;
 import java.util.UUID;
 
 import dev.visibility.platform.events.Topics;
-import dev.visibility.platform.events.TrackingRunCompleted;
 import dev.visibility.visibility.support.Runs;
 import dev.visibility.visibility.support.VisibilityTest;
+import dev.visibility.platform.events.TrackingRunCompleted;
 import dev.visibility.platform.events.TrackingRunCompleted.Ad;
 import dev.visibility.platform.events.TrackingRunCompleted.Sample;
 import org.junit.jupiter.api.Test;

@@ -9,9 +9,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
+import dev.visibility.platform.consumer.DeadLetters;
 import dev.visibility.platform.events.Topics;
 import dev.visibility.platform.events.TrackingRunCompleted;
-import dev.visibility.visibility.ingest.IngestKafkaConfiguration;
 import dev.visibility.visibility.support.Runs;
 import dev.visibility.visibility.support.Schemas;
 import dev.visibility.visibility.support.TopicRecorder;
@@ -157,7 +157,7 @@ class TrackingRunEventsTest extends VisibilityTest {
         publish(Topics.TRACKING_RUNS, key, noStatus);
         publish(Topics.TRACKING_RUNS, key, Runs.completed(project, "acct", DAY, 1, 1));
 
-        assertThat(TopicRecorder.of(IngestKafkaConfiguration.TRACKING_RUNS_DLT).await(r -> key.equals(r.key()), 2, WAIT))
+        assertThat(TopicRecorder.of(DeadLetters.topic(Topics.TRACKING_RUNS)).await(r -> key.equals(r.key()), 2, WAIT))
                 .hasSize(2);
         assertThat(publicEvents(project, 2)).hasSize(2);
     }

@@ -6,7 +6,10 @@ import java.util.Map;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.springframework.beans.factory.DisposableBean;
+import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
+import org.springframework.context.ApplicationContext;
+import org.springframework.context.ApplicationContextAware;
 import org.springframework.kafka.core.DefaultKafkaProducerFactory;
 import org.springframework.kafka.core.KafkaTemplate;
 
@@ -14,9 +17,10 @@ import org.springframework.kafka.core.KafkaTemplate;
  * A producer of String values, byte for byte, with the service's producer settings (idempotent,
  * acks=all, timeouts): dead letters, and records a service serialized itself (the local demo
  * data). Declare it as a bean of its own type; it is deliberately not a KafkaTemplate bean, so
- * Boot's JSON template stays as it is.
+ * Boot's JSON template stays as it is. Its sends are observed (the application's ObservationRegistry,
+ * found when it is a bean).
  */
-public final class StringProducer implements DisposableBean {
+public final class StringProducer implements DisposableBean, ApplicationContextAware, SmartInitializingSingleton {
 
     private final DefaultKafkaProducerFactory<String, String> producers;
     private final KafkaTemplate<String, String> template;
@@ -27,6 +31,17 @@ public final class StringProducer implements DisposableBean {
         config.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
         this.producers = new DefaultKafkaProducerFactory<>(config);
         this.template = new KafkaTemplate<>(producers);
+        this.template.setObservationEnabled(true);
+    }
+
+    @Override
+    public void setApplicationContext(ApplicationContext context) {
+        template.setApplicationContext(context);
+    }
+
+    @Override
+    public void afterSingletonsInstantiated() {
+        template.afterSingletonsInstantiated();
     }
 
     public KafkaTemplate<String, String> template() {

@@ -1,7 +1,9 @@
 package dev.visibility.platform.outbox;
 
 import dev.visibility.platform.db.DatabaseWakeups;
+import io.micrometer.observation.ObservationRegistry;
 import io.r2dbc.spi.ConnectionFactory;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -44,7 +46,9 @@ public class OutboxAutoConfiguration {
     @Bean
     @ConditionalOnProperty(prefix = "suite.outbox", name = "enabled", havingValue = "true", matchIfMissing = true)
     OutboxRelay outboxRelay(DatabaseClient db, ReactiveTransactionManager transactionManager,
-            KafkaProperties kafkaProperties, DatabaseWakeups wakeups, OutboxProperties properties) {
-        return OutboxRelay.create(db, transactionManager, kafkaProperties, wakeups, properties);
+            KafkaProperties kafkaProperties, DatabaseWakeups wakeups, OutboxProperties properties,
+            ObjectProvider<ObservationRegistry> observations) {
+        return OutboxRelay.create(db, transactionManager, kafkaProperties, wakeups, properties,
+                observations.getIfUnique(() -> ObservationRegistry.NOOP));
     }
 }

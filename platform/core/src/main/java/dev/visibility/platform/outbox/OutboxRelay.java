@@ -13,6 +13,7 @@ import java.util.function.Supplier;
 import dev.visibility.platform.db.DatabaseWakeups;
 import dev.visibility.platform.db.WakeableLoop;
 import dev.visibility.platform.events.Topics;
+import io.micrometer.observation.ObservationRegistry;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -71,6 +72,13 @@ public class OutboxRelay implements SmartLifecycle {
     /** A relay with its own idempotent producer that publishes the stored bytes unchanged. */
     public static OutboxRelay create(DatabaseClient db, ReactiveTransactionManager transactionManager,
             KafkaProperties kafkaProperties, DatabaseWakeups wakeups, OutboxProperties properties) {
+        return create(db, transactionManager, kafkaProperties, wakeups, properties, ObservationRegistry.NOOP);
+    }
+
+    /** A relay whose sends are observed in {@code observations}. */
+    public static OutboxRelay create(DatabaseClient db, ReactiveTransactionManager transactionManager,
+            KafkaProperties kafkaProperties, DatabaseWakeups wakeups, OutboxProperties properties,
+            ObservationRegistry observations) {
         Map<String, Object> config = new HashMap<>(kafkaProperties.buildProducerProperties());
         config.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
         config.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
@@ -80,8 +88,10 @@ public class OutboxRelay implements SmartLifecycle {
         config.putIfAbsent(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 30_000);
         config.putIfAbsent(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000);
         config.putIfAbsent(ProducerConfig.LINGER_MS_CONFIG, 5);
-        return new OutboxRelay(db, TransactionalOperator.create(transactionManager),
-                new KafkaTemplate<>(new DefaultKafkaProducerFactory<>(config)), wakeups, properties);
+        KafkaTemplate<String, byte[]> template = new KafkaTemplate<>(new DefaultKafkaProducerFactory<>(config));
+        template.setObservationEnabled(true);
+        template.setObservationRegistry(observations);
+        return new OutboxRelay(db, TransactionalOperator.create(transactionManager), template, wakeups, properties);
     }
 
     /** Publishes one batch; answers how many rows were published. */

@@ -1,0 +1,229 @@
+package dev.visibility.platform.consumer;
+
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+
+import dev.visibility.platform.events.StringProducer;
+import dev.visibility.platform.outbox.ProcessedEvents;
+import jakarta.validation.Validator;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.internals.RecordHeader;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.springframework.beans.BeansException;
+import org.springframework.boot.kafka.autoconfigure.ConcurrentKafkaListenerContainerFactoryConfigurer;
+import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
+import org.springframework.context.ApplicationContext;
+import org.springframework.context.ApplicationContextAware;
+import org.springframework.kafka.annotation.KafkaListenerConfigurer;
+import org.springframework.kafka.config.ConcurrentKafkaListenerContainerFactory;
+import org.springframework.kafka.config.KafkaListenerEndpoint;
+import org.springframework.kafka.config.KafkaListenerEndpointRegistrar;
+import org.springframework.kafka.core.DefaultKafkaConsumerFactory;
+import org.springframework.kafka.listener.DeadLetterPublishingRecoverer;
+import org.springframework.kafka.listener.DeadLetterPublishingRecoverer.HeaderNames.HeadersToAdd;
+import org.springframework.kafka.listener.DefaultErrorHandler;
+import org.springframework.kafka.listener.MessageListenerContainer;
+import org.springframework.kafka.support.ExponentialBackOffWithMaxRetries;
+import org.springframework.kafka.support.TopicPartitionOffset;
+import org.springframework.kafka.support.converter.MessageConverter;
+import org.springframework.transaction.ReactiveTransactionManager;
+import org.springframework.transaction.reactive.TransactionalOperator;
+import org.springframework.util.backoff.BackOff;
+import org.springframework.util.backoff.ExponentialBackOff;
+import tools.jackson.databind.ObjectMapper;
+
+/**
+ * Turns the {@link TopicConsumer} beans into listener containers (registered with Spring Kafka's
+ * listener registry, so they start and stop with it): String keys and values, offsets committed
+ * after the handler succeeded, observation on, and one error handler that classifies each failure
+ * ({@link Failures}): a poison record goes to {@code <topic>.DLT} at once with its reason in
+ * {@code x-dlt-reason}; a transient failure is retried in place with exponential back-off (0.5 s
+ * doubling, capped at {@code transientMaxInterval}) for as long as it lasts and is never
+ * dead-lettered; an unexpected failure is retried {@code unexpectedRetries} times, then dead-lettered.
+ */
+public class TopicConsumers implements KafkaListenerConfigurer, ApplicationContextAware {
+
+    /** How the error handler waits between attempts. */
+    public record Retries(long initialMillis, long transientMaxIntervalMillis, int unexpectedRetries,
+            long unexpectedMaxIntervalMillis) {
+
+        public static final Retries DEFAULT = new Retries(500, 30_000, 6, 10_000);
+    }
+
+    private final List<TopicConsumer<?>> consumers;
+    private final ConcurrentKafkaListenerContainerFactoryConfigurer configurer;
+    private final KafkaProperties properties;
+    private final StringProducer deadLetters;
+    private final ObjectMapper mapper;
+    private final Validator validator;
+    private final ProcessedEvents processed;
+    private final ReactiveTransactionManager transactions;
+    private final Retries retries;
+    private ApplicationContext context;
+
+    public TopicConsumers(List<TopicConsumer<?>> consumers, ConcurrentKafkaListenerContainerFactoryConfigurer configurer,
+            KafkaProperties properties, StringProducer deadLetters, ObjectMapper mapper, Validator validator,
+            ProcessedEvents processed, ReactiveTransactionManager transactions, Retries retries) {
+        this.consumers = List.copyOf(consumers);
+        this.configurer = configurer;
+        this.properties = properties;
+        this.deadLetters = deadLetters;
+        this.mapper = mapper;
+        this.validator = validator;
+        this.processed = processed;
+        this.transactions = transactions;
+        this.retries = retries;
+    }
+
+    public List<TopicConsumer<?>> consumers() {
+        return consumers;
+    }
+
+    @Override
+    public void setApplicationContext(ApplicationContext context) throws BeansException {
+        this.context = context;
+    }
+
+    @Override
+    public void configureKafkaListeners(KafkaListenerEndpointRegistrar registrar) {
+        if (consumers.isEmpty()) {
+            return;
+        }
+        ConcurrentKafkaListenerContainerFactory<Object, Object> factory = containerFactory();
+        for (TopicConsumer<?> consumer : consumers) {
+            registrar.registerEndpoint(endpoint(consumer), factory);
+        }
+    }
+
+    ConcurrentKafkaListenerContainerFactory<Object, Object> containerFactory() {
+        Map<String, Object> config = new HashMap<>(properties.buildConsumerProperties());
+        config.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
+        config.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
+        // the offset is committed by the container after the handler returned
+        config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        ConcurrentKafkaListenerContainerFactory<Object, Object> factory = new ConcurrentKafkaListenerContainerFactory<>();
+        configurer.configure(factory, new DefaultKafkaConsumerFactory<>(config));
+        factory.getContainerProperties().setObservationEnabled(true);
+        factory.setCommonErrorHandler(errorHandler());
+        if (context != null) {
+            factory.setApplicationContext(context);
+        }
+        return factory;
+    }
+
+    DefaultErrorHandler errorHandler() {
+        DeadLetterPublishingRecoverer recoverer = new DeadLetterPublishingRecoverer(deadLetters.template(),
+                (record, failure) -> new TopicPartition(DeadLetters.topic(record.topic()), -1));
+        // the reason instead of the exception's message and stack trace, which may quote values
+        recoverer.excludeHeader(HeadersToAdd.EX_MSG, HeadersToAdd.EX_STACKTRACE);
+        recoverer.addHeadersFunction((record, failure) -> new RecordHeaders(List.of(new RecordHeader(
+                DeadLetters.REASON_HEADER, Failures.reason(failure).getBytes(StandardCharsets.UTF_8)))));
+
+        ExponentialBackOffWithMaxRetries unexpected = new ExponentialBackOffWithMaxRetries(retries.unexpectedRetries());
+        unexpected.setInitialInterval(retries.initialMillis());
+        unexpected.setMultiplier(2.0);
+        unexpected.setMaxInterval(retries.unexpectedMaxIntervalMillis());
+        ExponentialBackOff transientFailures = new ExponentialBackOff(retries.initialMillis(), 2.0);
+        transientFailures.setMaxInterval(retries.transientMaxIntervalMillis());
+        transientFailures.setMaxElapsedTime(Long.MAX_VALUE);
+        transientFailures.setMaxAttempts(Long.MAX_VALUE);
+
+        DefaultErrorHandler handler = new DefaultErrorHandler(recoverer, unexpected);
+        handler.setBackOffFunction((record, failure) -> backOff(failure, transientFailures, unexpected));
+        handler.addNotRetryableExceptions(PoisonRecord.class);
+        // a failure of another kind starts the count anew (a database outage after a bug, or the reverse)
+        handler.setResetStateOnExceptionChange(true);
+        return handler;
+    }
+
+    private static BackOff backOff(Exception failure, BackOff transientFailures, BackOff unexpected) {
+        return Failures.classify(failure) == Failures.Kind.TRANSIENT ? transientFailures : unexpected;
+    }
+
+    private KafkaListenerEndpoint endpoint(TopicConsumer<?> consumer) {
+        return new Endpoint(consumer, listener(consumer));
+    }
+
+    private <T extends ConsumedRecord> TopicConsumerListener<T> listener(TopicConsumer<T> consumer) {
+        if (consumer.idempotencyName() != null && (processed == null || transactions == null)) {
+            throw new IllegalStateException("The consumer of " + consumer.topic()
+                    + " is idempotent but the service has no database (ProcessedEvents, ReactiveTransactionManager)");
+        }
+        return new TopicConsumerListener<>(consumer, new RecordReader<>(consumer.type(), mapper, validator), processed,
+                transactions == null ? null : TransactionalOperator.create(transactions));
+    }
+
+    /** One topic, the service's group, its own listener. */
+    private record Endpoint(TopicConsumer<?> consumer, TopicConsumerListener<?> listener) implements KafkaListenerEndpoint {
+
+        @Override
+        public String getId() {
+            return "topic-consumer." + consumer.topic();
+        }
+
+        @Override
+        public String getGroupId() {
+            return null;
+        }
+
+        @Override
+        public String getGroup() {
+            return null;
+        }
+
+        @Override
+        public java.util.Collection<String> getTopics() {
+            return List.of(consumer.topic());
+        }
+
+        @Override
+        public TopicPartitionOffset[] getTopicPartitionsToAssign() {
+            return null;
+        }
+
+        @Override
+        public java.util.regex.Pattern getTopicPattern() {
+            return null;
+        }
+
+        @Override
+        public String getClientIdPrefix() {
+            return null;
+        }
+
+        @Override
+        public Integer getConcurrency() {
+            return null;
+        }
+
+        @Override
+        public Boolean getAutoStartup() {
+            return null;
+        }
+
+        @Override
+        public Properties getConsumerProperties() {
+            if (consumer.maxPollRecords() == null) {
+                return null;
+            }
+            Properties overrides = new Properties();
+            overrides.setProperty(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, consumer.maxPollRecords().toString());
+            return overrides;
+        }
+
+        @Override
+        public void setupListenerContainer(MessageListenerContainer container, MessageConverter messageConverter) {
+            container.setupMessageListener(listener);
+        }
+
+        @Override
+        public boolean isSplitIterables() {
+            return false;
+        }
+    }
+}

@@ -1,0 +1,184 @@
+package dev.visibility.platform.consumer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import dev.visibility.platform.testapp.TestApplication;
+import dev.visibility.platform.testing.TestKafka;
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.PositiveOrZero;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.header.Header;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.TestConfiguration;
+import org.springframework.context.annotation.Bean;
+import org.springframework.dao.DataAccessResourceFailureException;
+import reactor.core.publisher.Mono;
+
+/**
+ * The platform's {@link TopicConsumer} against the real broker and database: a poison record goes
+ * to {@code <topic>.DLT} at once with its reason; a transient failure is retried until it passes
+ * and is never dead-lettered; an idempotent consumer applies an eventId once.
+ */
+@SpringBootTest(classes = {TestApplication.class, TopicConsumerIntegrationTest.Consumers.class},
+        properties = {"suite.consumer.transient-max-interval=1s", "suite.consumer.unexpected-retries=1"})
+class TopicConsumerIntegrationTest {
+
+    static final String TOPIC = "platform.consumer-test";
+    static final String IDEMPOTENT_TOPIC = "platform.consumer-test.idempotent";
+    static final Duration WITHIN = Duration.ofSeconds(60);
+
+    /** A record of the test topics. */
+    record Probe(UUID eventId, @NotBlank String name, @PositiveOrZero int count) implements ConsumedRecord {
+
+        @Override
+        public void validate() {
+            if (name.startsWith("reject")) {
+                throw new PoisonRecord("name must not start with reject");
+            }
+        }
+    }
+
+    /** What the handlers saw, and how often a flaky name still fails. */
+    static final List<Probe> HANDLED = new CopyOnWriteArrayList<>();
+    static final Map<String, AtomicInteger> FAILURES_LEFT = new ConcurrentHashMap<>();
+    static final Map<String, AtomicInteger> ATTEMPTS = new ConcurrentHashMap<>();
+
+    @TestConfiguration(proxyBeanMethods = false)
+    static class Consumers {
+
+        @Bean
+        TopicConsumer<Probe> probes() {
+            return TopicConsumer.of(TOPIC, Probe.class, Consumers::handle);
+        }
+
+        @Bean
+        TopicConsumer<Probe> idempotentProbes() {
+            return TopicConsumer.of(IDEMPOTENT_TOPIC, Probe.class, Consumers::handle).idempotent("platform-test.probes");
+        }
+
+        private static Mono<Void> handle(Probe probe) {
+            return Mono.fromRunnable(() -> {
+                ATTEMPTS.computeIfAbsent(probe.name(), n -> new AtomicInteger()).incrementAndGet();
+                AtomicInteger left = FAILURES_LEFT.get(probe.name());
+                if (left != null && left.getAndDecrement() > 0) {
+                    throw new DataAccessResourceFailureException("database unavailable (simulated)");
+                }
+                if (probe.name().startsWith("bug")) {
+                    throw new IllegalStateException("a bug (simulated)");
+                }
+                HANDLED.add(probe);
+            });
+        }
+    }
+
+    @Autowired
+    TopicConsumers consumers;
+
+    @Test
+    void poisonRecordsGoToTheDeadLetterTopicAtOnceWithTheirReasonAndThePartitionMovesOn() {
+        String key = UUID.randomUUID().toString();
+        String good = "good-" + key;
+        List<String> poison = List.of(
+                "not json",
+                json(UUID.randomUUID(), "", 1),
+                json(UUID.randomUUID(), "reject-" + key, 1),
+                "{\"eventId\": \"not a uuid\", \"name\": \"x\", \"count\": 1}");
+        TestKafka.publish(TOPIC, key, List.of(poison.get(0), poison.get(1), poison.get(2), poison.get(3),
+                json(UUID.randomUUID(), good, 1)));
+
+        List<ConsumerRecord<String, String>> dead = TestKafka.awaitRecords(DeadLetters.topic(TOPIC),
+                r -> key.equals(r.key()), 4, WITHIN);
+        // unchanged, in order
+        assertThat(dead).extracting(ConsumerRecord::value).containsExactlyElementsOf(poison);
+        assertThat(dead).extracting(TopicConsumerIntegrationTest::reason).containsExactly(
+                "poison: not the JSON of Probe",
+                "poison: name must not be blank",
+                "poison: name must not start with reject",
+                "poison: not the JSON of Probe");
+        await().atMost(WITHIN).until(() -> handledNames().contains(good));
+    }
+
+    @Test
+    void aTransientFailureIsRetriedUntilItPassesAndNeverDeadLettered() {
+        String key = UUID.randomUUID().toString();
+        String flaky = "flaky-" + key;
+        FAILURES_LEFT.put(flaky, new AtomicInteger(4));
+        TestKafka.publish(TOPIC, key, json(UUID.randomUUID(), flaky, 1));
+
+        await().atMost(WITHIN).until(() -> handledNames().contains(flaky));
+        assertThat(ATTEMPTS.get(flaky)).hasValue(5);
+
+        // a poison sentinel after it, on the same partition: once it is dead-lettered, anything
+        // dead-lettered before it would be there too
+        String sentinel = "reject-sentinel-" + key;
+        String sentinelJson = json(UUID.randomUUID(), sentinel, 1);
+        TestKafka.publish(TOPIC, key, sentinelJson);
+        List<ConsumerRecord<String, String>> dead = TestKafka.awaitRecords(DeadLetters.topic(TOPIC),
+                r -> key.equals(r.key()), 1, WITHIN);
+        assertThat(dead).extracting(ConsumerRecord::value).containsExactly(sentinelJson);
+        assertThat(handledNames()).containsOnlyOnce(flaky);
+    }
+
+    @Test
+    void anUnexpectedFailureIsRetriedAFewTimesThenDeadLettered() {
+        String key = UUID.randomUUID().toString();
+        String bug = "bug-" + key;
+        String next = "next-" + key;
+        TestKafka.publish(TOPIC, key, json(UUID.randomUUID(), bug, 1), json(UUID.randomUUID(), next, 1));
+
+        List<ConsumerRecord<String, String>> dead = TestKafka.awaitRecords(DeadLetters.topic(TOPIC),
+                r -> key.equals(r.key()), 1, WITHIN);
+        assertThat(dead).extracting(TopicConsumerIntegrationTest::reason)
+                .containsExactly("failed repeatedly: java.lang.IllegalStateException");
+        await().atMost(WITHIN).until(() -> handledNames().contains(next));
+        // the first attempt and one retry (suite.consumer.unexpected-retries=1)
+        assertThat(ATTEMPTS.get(bug)).hasValue(2);
+    }
+
+    @Test
+    void anIdempotentConsumerAppliesAnEventIdOnceAndRetriesTheClaimWithTheWork() {
+        String key = UUID.randomUUID().toString();
+        UUID eventId = UUID.randomUUID();
+        String once = "once-" + key;
+        String after = "after-" + key;
+        // the first attempt fails after its claim: the claim rolls back with it, so the retry applies
+        FAILURES_LEFT.put(once, new AtomicInteger(1));
+        TestKafka.publish(IDEMPOTENT_TOPIC, key, json(eventId, once, 1), json(eventId, once, 1),
+                json(UUID.randomUUID(), after, 1));
+
+        await().atMost(WITHIN).until(() -> handledNames().contains(after));
+        assertThat(handledNames()).containsOnlyOnce(once);
+        assertThat(ATTEMPTS.get(once)).hasValue(2);
+    }
+
+    @Test
+    void everyConsumerHasItsDeadLetterTopicByTheOneRule() {
+        assertThat(consumers.consumers()).extracting(TopicConsumer::deadLetterTopic)
+                .containsExactlyInAnyOrder(TOPIC + ".DLT", IDEMPOTENT_TOPIC + ".DLT");
+    }
+
+    private static List<String> handledNames() {
+        return HANDLED.stream().map(Probe::name).toList();
+    }
+
+    private static String reason(ConsumerRecord<String, String> record) {
+        Header header = record.headers().lastHeader(DeadLetters.REASON_HEADER);
+        return header == null ? null : new String(header.value(), StandardCharsets.UTF_8);
+    }
+
+    private static String json(UUID eventId, String name, int count) {
+        return "{\"eventId\": \"" + eventId + "\", \"name\": \"" + name + "\", \"count\": " + count + "}";
+    }
+}
