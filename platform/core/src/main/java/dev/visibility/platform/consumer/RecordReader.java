@@ -6,37 +6,74 @@ import java.util.stream.Collectors;
 import jakarta.validation.ConstraintViolation;
 import jakarta.validation.Validator;
 import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
 
-/** Reads a record's JSON value into its type and validates it; anything wrong is a {@link PoisonRecord}. */
+/**
+ * Reads a record's JSON value and validates it, in this order: JSON object; {@code schemaVersion}
+ * (absent means 1) one that the topic's schema lists; the topic's JSON Schema; the record type
+ * ({@code type}); Bean Validation; {@link ConsumedRecord#validate()}. Anything wrong is a
+ * {@link PoisonRecord} whose message names the member, never its value.
+ */
 final class RecordReader<T extends ConsumedRecord> {
 
+    /** The member that says which version of its topic's contract a record follows. */
+    static final String VERSION_MEMBER = "schemaVersion";
+
+    private final String topic;
     private final Class<T> type;
     private final ObjectMapper mapper;
     private final Validator validator;
+    private final TopicSchemas schemas;
 
-    RecordReader(Class<T> type, ObjectMapper mapper, Validator validator) {
+    RecordReader(String topic, Class<T> type, ObjectMapper mapper, Validator validator, TopicSchemas schemas) {
+        this.topic = topic;
         this.type = type;
         this.mapper = mapper;
         this.validator = validator;
+        this.schemas = schemas;
+        schemas.of(topic);
     }
 
     T read(String value) {
         if (value == null) {
             throw new PoisonRecord("record without a value");
         }
+        JsonNode tree;
+        try {
+            tree = mapper.readTree(value);
+        } catch (JacksonException e) {
+            throw new PoisonRecord("not JSON");
+        } catch (RuntimeException e) {
+            // the platform's own refusals while reading (control characters)
+            throw new PoisonRecord("not usable JSON: " + e.getMessage());
+        }
+        if (tree == null || !tree.isObject()) {
+            throw new PoisonRecord("not a JSON object");
+        }
+        JsonNode version = tree.get(VERSION_MEMBER);
+        String violations = schemas.violations(topic, tree);
+        if (violations != null) {
+            if (version != null && violations.contains("/" + VERSION_MEMBER + " ")) {
+                throw new PoisonRecord("unknown " + VERSION_MEMBER + " of " + topic
+                        + " (this consumer reads the versions its schema lists)");
+            }
+            throw new PoisonRecord(violations);
+        }
         T record;
         try {
-            record = mapper.readValue(value, type);
+            record = mapper.treeToValue(tree, type);
         } catch (JacksonException e) {
             throw new PoisonRecord("not the JSON of " + type.getSimpleName());
+        } catch (RuntimeException e) {
+            throw new PoisonRecord("not usable as " + type.getSimpleName() + ": " + e.getMessage());
         }
         if (record == null) {
             throw new PoisonRecord("not the JSON of " + type.getSimpleName());
         }
-        Set<ConstraintViolation<T>> violations = validator.validate(record);
-        if (!violations.isEmpty()) {
-            throw new PoisonRecord(violations.stream()
+        Set<ConstraintViolation<T>> constraintViolations = validator.validate(record);
+        if (!constraintViolations.isEmpty()) {
+            throw new PoisonRecord(constraintViolations.stream()
                     .map(v -> v.getPropertyPath() + " " + v.getMessage())
                     .sorted()
                     .collect(Collectors.joining("; ")));

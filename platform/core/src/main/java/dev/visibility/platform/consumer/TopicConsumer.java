@@ -6,7 +6,8 @@ import java.util.Objects;
 /**
  * A service's declaration that it consumes a topic: declare one as a bean and the platform
  * ({@link TopicConsumerAutoConfiguration}) runs a listener container for it that reads the JSON
- * value into {@code type}, validates it (Bean Validation, then {@link ConsumedRecord#validate()}),
+ * value, validates it against the topic's JSON Schema ({@link TopicSchemas}), reads it into
+ * {@code type} and validates that (Bean Validation, then {@link ConsumedRecord#validate()}),
  * optionally claims its eventId, calls the handler and commits the offset after it succeeded.
  * Poison records go to {@code <topic>.DLT} at once; transient failures are retried until they pass
  * (see {@link Failures}).
@@ -23,36 +24,66 @@ import java.util.Objects;
  *                        record's eventId under this name in {@code processed_events}, and not at
  *                        all for an eventId already claimed
  * @param maxPollRecords  records per poll; null keeps the service's setting
- * @param timeout         how long one record's handling may take before it counts as a transient failure
+ * @param concurrency     consumers per service instance; null keeps the service's setting
+ * @param timeout         how long one record's (or one batch's) handling may take before it counts as a transient failure
  */
 public record TopicConsumer<T extends ConsumedRecord>(String topic, Class<T> type, RecordHandler<T> handler,
-        String idempotencyName, Integer maxPollRecords, Duration timeout) {
+        BatchHandler<T> batchHandler, String idempotencyName, Integer maxPollRecords, Integer concurrency,
+        Duration timeout) {
 
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(60);
 
     public TopicConsumer {
         Objects.requireNonNull(topic, "topic");
         Objects.requireNonNull(type, "type");
-        Objects.requireNonNull(handler, "handler");
+        if ((handler == null) == (batchHandler == null)) {
+            throw new IllegalArgumentException("A consumer of " + topic + " has either a record handler or a batch handler");
+        }
         Objects.requireNonNull(timeout, "timeout");
     }
 
+    /** One record at a time: the handler sees each valid record once its predecessors succeeded. */
     public static <T extends ConsumedRecord> TopicConsumer<T> of(String topic, Class<T> type, RecordHandler<T> handler) {
-        return new TopicConsumer<>(topic, type, handler, null, null, DEFAULT_TIMEOUT);
+        return new TopicConsumer<>(topic, type, handler, null, null, null, null, DEFAULT_TIMEOUT);
+    }
+
+    /**
+     * A poll's records at a time, for high-volume topics: the handler gets the poll's valid records
+     * as one list (apply them with one statement); poison records among them go to the dead-letter
+     * topic after the handler succeeded; a failure of the handler retries the whole batch (transient:
+     * as long as it lasts, with the partitions paused; unexpected: a few times, then the batch's
+     * records are dead-lettered).
+     */
+    public static <T extends ConsumedRecord> TopicConsumer<T> batch(String topic, Class<T> type, BatchHandler<T> handler) {
+        return new TopicConsumer<>(topic, type, null, handler, null, null, null, DEFAULT_TIMEOUT);
+    }
+
+    public boolean isBatch() {
+        return batchHandler != null;
     }
 
     /** Claims each record's eventId under {@code consumerName} in the handler's transaction; a claimed one is skipped. */
     public TopicConsumer<T> idempotent(String consumerName) {
-        return new TopicConsumer<>(topic, type, handler, consumerName, maxPollRecords, timeout);
+        return new TopicConsumer<>(topic, type, handler, batchHandler, consumerName, maxPollRecords, concurrency, timeout);
     }
 
     /** Fewer records per poll, for topics whose records are large or slow to apply. */
     public TopicConsumer<T> maxPollRecords(int records) {
-        return new TopicConsumer<>(topic, type, handler, idempotencyName, records, timeout);
+        return new TopicConsumer<>(topic, type, handler, batchHandler, idempotencyName, records, concurrency, timeout);
+    }
+
+    /** Consumers of the topic per service instance (at most one per partition is busy); null keeps the service's setting. */
+    public TopicConsumer<T> concurrency(int consumers) {
+        return new TopicConsumer<>(topic, type, handler, batchHandler, idempotencyName, maxPollRecords, consumers, timeout);
     }
 
     public TopicConsumer<T> timeout(Duration perRecord) {
-        return new TopicConsumer<>(topic, type, handler, idempotencyName, maxPollRecords, perRecord);
+        return new TopicConsumer<>(topic, type, handler, batchHandler, idempotencyName, maxPollRecords, concurrency, perRecord);
+    }
+
+    /** The id of the listener container that consumes {@code topic} (Spring Kafka's listener registry). */
+    public static String listenerId(String topic) {
+        return "topic-consumer." + topic;
     }
 
     public String deadLetterTopic() {

@@ -22,6 +22,7 @@ import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
 import org.springframework.boot.r2dbc.autoconfigure.R2dbcTransactionManagerAutoConfiguration;
 import org.springframework.boot.validation.autoconfigure.ValidationAutoConfiguration;
 import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Environment;
 import org.springframework.kafka.config.ConcurrentKafkaListenerContainerFactory;
 import org.springframework.kafka.config.TopicBuilder;
 import org.springframework.kafka.core.KafkaAdmin;
@@ -61,13 +62,16 @@ public class TopicConsumerAutoConfiguration {
 
     @Bean
     @ConditionalOnProperty(prefix = "suite.kafka", name = "create-topics", havingValue = "true", matchIfMissing = true)
-    KafkaAdmin.NewTopics topicConsumerDeadLetterTopics(List<TopicConsumer<?>> consumers,
+    KafkaAdmin.NewTopics topicConsumerDeadLetterTopics(List<TopicConsumer<?>> consumers, Environment environment,
             @Value("${suite.kafka.partitions:3}") int partitions,
             @Value("${suite.kafka.replication-factor:1}") short replicationFactor) {
+        // as many partitions as the topic they come from (suite.kafka.topic-partitions.<topic>, else the default)
         return new KafkaAdmin.NewTopics(consumers.stream()
-                .map(TopicConsumer::deadLetterTopic)
+                .map(TopicConsumer::topic)
                 .distinct()
-                .map(topic -> TopicBuilder.name(topic).partitions(partitions).replicas(replicationFactor).build())
+                .map(topic -> TopicBuilder.name(DeadLetters.topic(topic))
+                        .partitions(environment.getProperty("suite.kafka.topic-partitions." + topic, Integer.class, partitions))
+                        .replicas(replicationFactor).build())
                 .toArray(NewTopic[]::new));
     }
 

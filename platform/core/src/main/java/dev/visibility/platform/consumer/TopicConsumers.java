@@ -15,6 +15,7 @@ import org.apache.kafka.common.header.internals.RecordHeader;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.springframework.beans.BeansException;
+import org.springframework.beans.factory.DisposableBean;
 import org.springframework.boot.kafka.autoconfigure.ConcurrentKafkaListenerContainerFactoryConfigurer;
 import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
 import org.springframework.context.ApplicationContext;
@@ -24,17 +25,22 @@ import org.springframework.kafka.config.ConcurrentKafkaListenerContainerFactory;
 import org.springframework.kafka.config.KafkaListenerEndpoint;
 import org.springframework.kafka.config.KafkaListenerEndpointRegistrar;
 import org.springframework.kafka.core.DefaultKafkaConsumerFactory;
+import org.springframework.kafka.listener.ContainerPausingBackOffHandler;
 import org.springframework.kafka.listener.DeadLetterPublishingRecoverer;
 import org.springframework.kafka.listener.DeadLetterPublishingRecoverer.HeaderNames.HeadersToAdd;
 import org.springframework.kafka.listener.DefaultErrorHandler;
+import org.springframework.kafka.listener.ListenerContainerPauseService;
+import org.springframework.kafka.listener.ListenerContainerRegistry;
 import org.springframework.kafka.listener.MessageListenerContainer;
 import org.springframework.kafka.support.ExponentialBackOffWithMaxRetries;
 import org.springframework.kafka.support.TopicPartitionOffset;
 import org.springframework.kafka.support.converter.MessageConverter;
+import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
 import org.springframework.transaction.ReactiveTransactionManager;
 import org.springframework.transaction.reactive.TransactionalOperator;
 import org.springframework.util.backoff.BackOff;
 import org.springframework.util.backoff.ExponentialBackOff;
+import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.ObjectMapper;
 
 /**
@@ -42,11 +48,12 @@ import tools.jackson.databind.ObjectMapper;
  * listener registry, so they start and stop with it): String keys and values, offsets committed
  * after the handler succeeded, observation on, and one error handler that classifies each failure
  * ({@link Failures}): a poison record goes to {@code <topic>.DLT} at once with its reason in
- * {@code x-dlt-reason}; a transient failure is retried in place with exponential back-off (0.5 s
+ * {@code x-dlt-reason}; a transient failure is retried with the container paused between attempts
+ * (it keeps polling, and so its partitions) and exponential back-off (0.5 s
  * doubling, capped at {@code transientMaxInterval}) for as long as it lasts and is never
  * dead-lettered; an unexpected failure is retried {@code unexpectedRetries} times, then dead-lettered.
  */
-public class TopicConsumers implements KafkaListenerConfigurer, ApplicationContextAware {
+public class TopicConsumers implements KafkaListenerConfigurer, ApplicationContextAware, DisposableBean {
 
     /** How the error handler waits between attempts. */
     public record Retries(long initialMillis, long transientMaxIntervalMillis, int unexpectedRetries,
@@ -64,6 +71,8 @@ public class TopicConsumers implements KafkaListenerConfigurer, ApplicationConte
     private final ProcessedEvents processed;
     private final ReactiveTransactionManager transactions;
     private final Retries retries;
+    private final TopicSchemas schemas = new TopicSchemas();
+    private ThreadPoolTaskScheduler resumer;
     private ApplicationContext context;
 
     public TopicConsumers(List<TopicConsumer<?>> consumers, ConcurrentKafkaListenerContainerFactoryConfigurer configurer,
@@ -73,7 +82,8 @@ public class TopicConsumers implements KafkaListenerConfigurer, ApplicationConte
         this.configurer = configurer;
         this.properties = properties;
         this.deadLetters = deadLetters;
-        this.mapper = mapper;
+        // decimal numbers keep their digits (a record's data may be passed on as received)
+        this.mapper = mapper.rebuild().enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS).build();
         this.validator = validator;
         this.processed = processed;
         this.transactions = transactions;
@@ -94,13 +104,45 @@ public class TopicConsumers implements KafkaListenerConfigurer, ApplicationConte
         if (consumers.isEmpty()) {
             return;
         }
-        ConcurrentKafkaListenerContainerFactory<Object, Object> factory = containerFactory();
+        ConcurrentKafkaListenerContainerFactory<Object, Object> records = null;
+        ConcurrentKafkaListenerContainerFactory<Object, Object> batches = null;
         for (TopicConsumer<?> consumer : consumers) {
-            registrar.registerEndpoint(endpoint(consumer), factory);
+            if (consumer.isBatch()) {
+                batches = batches != null ? batches : batchContainerFactory();
+                registrar.registerEndpoint(endpoint(consumer), batches);
+            } else {
+                records = records != null ? records : containerFactory();
+                registrar.registerEndpoint(endpoint(consumer), records);
+            }
+        }
+    }
+
+    @Override
+    public void destroy() {
+        if (resumer != null) {
+            resumer.shutdown();
         }
     }
 
     ConcurrentKafkaListenerContainerFactory<Object, Object> containerFactory() {
+        ConcurrentKafkaListenerContainerFactory<Object, Object> factory = stringFactory();
+        factory.setCommonErrorHandler(errorHandler());
+        return factory;
+    }
+
+    /**
+     * Batch listeners: a failed batch is tried again as a whole, with the consumer paused between
+     * attempts (polling nothing, so it keeps its partitions), for as long as the failure lasts; the
+     * listener itself dead-letters poison records and gives up on unexpected failures.
+     */
+    ConcurrentKafkaListenerContainerFactory<Object, Object> batchContainerFactory() {
+        ConcurrentKafkaListenerContainerFactory<Object, Object> factory = stringFactory();
+        factory.setBatchListener(true);
+        factory.setCommonErrorHandler(new DefaultErrorHandler(transientBackOff()));
+        return factory;
+    }
+
+    private ConcurrentKafkaListenerContainerFactory<Object, Object> stringFactory() {
         Map<String, Object> config = new HashMap<>(properties.buildConsumerProperties());
         config.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
         config.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
@@ -109,7 +151,6 @@ public class TopicConsumers implements KafkaListenerConfigurer, ApplicationConte
         ConcurrentKafkaListenerContainerFactory<Object, Object> factory = new ConcurrentKafkaListenerContainerFactory<>();
         configurer.configure(factory, new DefaultKafkaConsumerFactory<>(config));
         factory.getContainerProperties().setObservationEnabled(true);
-        factory.setCommonErrorHandler(errorHandler());
         if (context != null) {
             factory.setApplicationContext(context);
         }
@@ -128,17 +169,39 @@ public class TopicConsumers implements KafkaListenerConfigurer, ApplicationConte
         unexpected.setInitialInterval(retries.initialMillis());
         unexpected.setMultiplier(2.0);
         unexpected.setMaxInterval(retries.unexpectedMaxIntervalMillis());
-        ExponentialBackOff transientFailures = new ExponentialBackOff(retries.initialMillis(), 2.0);
-        transientFailures.setMaxInterval(retries.transientMaxIntervalMillis());
-        transientFailures.setMaxElapsedTime(Long.MAX_VALUE);
-        transientFailures.setMaxAttempts(Long.MAX_VALUE);
+        BackOff transientFailures = transientBackOff();
 
-        DefaultErrorHandler handler = new DefaultErrorHandler(recoverer, unexpected);
+        // between attempts the container is paused (it keeps polling, and so its partitions), not put to sleep
+        DefaultErrorHandler handler = new DefaultErrorHandler(recoverer, unexpected,
+                new ContainerPausingBackOffHandler(new ListenerContainerPauseService(registry(), resumer())));
         handler.setBackOffFunction((record, failure) -> backOff(failure, transientFailures, unexpected));
         handler.addNotRetryableExceptions(PoisonRecord.class);
         // a failure of another kind starts the count anew (a database outage after a bug, or the reverse)
         handler.setResetStateOnExceptionChange(true);
         return handler;
+    }
+
+    private BackOff transientBackOff() {
+        ExponentialBackOff transientFailures = new ExponentialBackOff(retries.initialMillis(), 2.0);
+        transientFailures.setMaxInterval(retries.transientMaxIntervalMillis());
+        transientFailures.setMaxElapsedTime(Long.MAX_VALUE);
+        transientFailures.setMaxAttempts(Long.MAX_VALUE);
+        return transientFailures;
+    }
+
+    private ListenerContainerRegistry registry() {
+        return context == null ? null : context.getBeanProvider(ListenerContainerRegistry.class).getIfAvailable();
+    }
+
+    private synchronized ThreadPoolTaskScheduler resumer() {
+        if (resumer == null) {
+            resumer = new ThreadPoolTaskScheduler();
+            resumer.setPoolSize(1);
+            resumer.setThreadNamePrefix("topic-consumer-resume-");
+            resumer.setDaemon(true);
+            resumer.initialize();
+        }
+        return resumer;
     }
 
     private static BackOff backOff(Exception failure, BackOff transientFailures, BackOff unexpected) {
@@ -149,21 +212,26 @@ public class TopicConsumers implements KafkaListenerConfigurer, ApplicationConte
         return new Endpoint(consumer, listener(consumer));
     }
 
-    private <T extends ConsumedRecord> TopicConsumerListener<T> listener(TopicConsumer<T> consumer) {
+    private <T extends ConsumedRecord> Object listener(TopicConsumer<T> consumer) {
         if (consumer.idempotencyName() != null && (processed == null || transactions == null)) {
             throw new IllegalStateException("The consumer of " + consumer.topic()
                     + " is idempotent but the service has no database (ProcessedEvents, ReactiveTransactionManager)");
         }
-        return new TopicConsumerListener<>(consumer, new RecordReader<>(consumer.type(), mapper, validator), processed,
-                transactions == null ? null : TransactionalOperator.create(transactions));
+        RecordReader<T> reader = new RecordReader<>(consumer.topic(), consumer.type(), mapper, validator, schemas);
+        TransactionalOperator tx = transactions == null ? null : TransactionalOperator.create(transactions);
+        if (consumer.isBatch()) {
+            return new BatchTopicConsumerListener<>(consumer, reader, processed, tx, deadLetters,
+                    retries.unexpectedRetries());
+        }
+        return new TopicConsumerListener<>(consumer, reader, processed, tx);
     }
 
     /** One topic, the service's group, its own listener. */
-    private record Endpoint(TopicConsumer<?> consumer, TopicConsumerListener<?> listener) implements KafkaListenerEndpoint {
+    private record Endpoint(TopicConsumer<?> consumer, Object listener) implements KafkaListenerEndpoint {
 
         @Override
         public String getId() {
-            return "topic-consumer." + consumer.topic();
+            return TopicConsumer.listenerId(consumer.topic());
         }
 
         @Override
@@ -198,7 +266,7 @@ public class TopicConsumers implements KafkaListenerConfigurer, ApplicationConte
 
         @Override
         public Integer getConcurrency() {
-            return null;
+            return consumer.concurrency();
         }
 
         @Override

@@ -37,6 +37,8 @@ class TopicConsumerIntegrationTest {
 
     static final String TOPIC = "platform.consumer-test";
     static final String IDEMPOTENT_TOPIC = "platform.consumer-test.idempotent";
+    static final String BATCH_TOPIC = "platform.consumer-test.batch";
+    static final String IDEMPOTENT_BATCH_TOPIC = "platform.consumer-test.batch-idempotent";
     static final Duration WITHIN = Duration.ofSeconds(60);
 
     /** A record of the test topics. */
@@ -54,6 +56,8 @@ class TopicConsumerIntegrationTest {
     static final List<Probe> HANDLED = new CopyOnWriteArrayList<>();
     static final Map<String, AtomicInteger> FAILURES_LEFT = new ConcurrentHashMap<>();
     static final Map<String, AtomicInteger> ATTEMPTS = new ConcurrentHashMap<>();
+    /** The size of every batch a batch handler was given. */
+    static final List<Integer> BATCH_SIZES = new CopyOnWriteArrayList<>();
 
     @TestConfiguration(proxyBeanMethods = false)
     static class Consumers {
@@ -66,6 +70,37 @@ class TopicConsumerIntegrationTest {
         @Bean
         TopicConsumer<Probe> idempotentProbes() {
             return TopicConsumer.of(IDEMPOTENT_TOPIC, Probe.class, Consumers::handle).idempotent("platform-test.probes");
+        }
+
+        @Bean
+        TopicConsumer<Probe> batchProbes() {
+            return TopicConsumer.batch(BATCH_TOPIC, Probe.class, Consumers::handleAll);
+        }
+
+        @Bean
+        TopicConsumer<Probe> idempotentBatchProbes() {
+            return TopicConsumer.batch(IDEMPOTENT_BATCH_TOPIC, Probe.class, Consumers::handleAll)
+                    .idempotent("platform-test.batch-probes");
+        }
+
+        /** Like {@link #handle}, for a whole batch: one failing name fails the batch. */
+        private static Mono<Void> handleAll(List<Probe> probes) {
+            return Mono.fromRunnable(() -> {
+                BATCH_SIZES.add(probes.size());
+                for (Probe probe : probes) {
+                    ATTEMPTS.computeIfAbsent(probe.name(), n -> new AtomicInteger()).incrementAndGet();
+                }
+                for (Probe probe : probes) {
+                    AtomicInteger left = FAILURES_LEFT.get(probe.name());
+                    if (left != null && left.getAndDecrement() > 0) {
+                        throw new DataAccessResourceFailureException("database unavailable (simulated)");
+                    }
+                    if (probe.name().startsWith("bug")) {
+                        throw new IllegalStateException("a bug (simulated)");
+                    }
+                }
+                HANDLED.addAll(probes);
+            });
         }
 
         private static Mono<Void> handle(Probe probe) {
@@ -94,19 +129,26 @@ class TopicConsumerIntegrationTest {
                 "not json",
                 json(UUID.randomUUID(), "", 1),
                 json(UUID.randomUUID(), "reject-" + key, 1),
-                "{\"eventId\": \"not a uuid\", \"name\": \"x\", \"count\": 1}");
-        TestKafka.publish(TOPIC, key, List.of(poison.get(0), poison.get(1), poison.get(2), poison.get(3),
-                json(UUID.randomUUID(), good, 1)));
+                "{\"eventId\": \"not a uuid\", \"name\": \"x\", \"count\": 1}",
+                "{\"eventId\": \"" + UUID.randomUUID() + "\", \"name\": \"x\", \"count\": -1}",
+                "[1, 2]",
+                "{\"schemaVersion\": 2, \"eventId\": \"" + UUID.randomUUID() + "\", \"name\": \"x\", \"count\": 1}");
+        List<String> published = new java.util.ArrayList<>(poison);
+        published.add(json(UUID.randomUUID(), good, 1));
+        TestKafka.publish(TOPIC, key, published);
 
         List<ConsumerRecord<String, String>> dead = TestKafka.awaitRecords(DeadLetters.topic(TOPIC),
-                r -> key.equals(r.key()), 4, WITHIN);
-        // unchanged, in order
+                r -> key.equals(r.key()), poison.size(), WITHIN);
+        // unchanged, in order; the reason names the member and the rule, never the value
         assertThat(dead).extracting(ConsumerRecord::value).containsExactlyElementsOf(poison);
         assertThat(dead).extracting(TopicConsumerIntegrationTest::reason).containsExactly(
-                "poison: not the JSON of Probe",
+                "poison: not JSON",
                 "poison: name must not be blank",
                 "poison: name must not start with reject",
-                "poison: not the JSON of Probe");
+                "poison: does not match the schema of " + TOPIC + " (/eventId format)",
+                "poison: does not match the schema of " + TOPIC + " (/count minimum)",
+                "poison: not a JSON object",
+                "poison: unknown schemaVersion of " + TOPIC + " (this consumer reads the versions its schema lists)");
         await().atMost(WITHIN).until(() -> handledNames().contains(good));
     }
 
@@ -164,9 +206,93 @@ class TopicConsumerIntegrationTest {
     }
 
     @Test
+    void aBatchConsumerGetsThePollsValidRecordsInOneCallAndDeadLettersThePoisonOnesAfterIt() {
+        String key = UUID.randomUUID().toString();
+        List<String> names = java.util.stream.IntStream.range(0, 50).mapToObj(i -> "batch-" + i + "-" + key).toList();
+        String poison = json(UUID.randomUUID(), "reject-" + key, 1);
+        List<String> published = new java.util.ArrayList<>();
+        names.subList(0, 25).forEach(name -> published.add(json(UUID.randomUUID(), name, 1)));
+        published.add(poison);
+        names.subList(25, 50).forEach(name -> published.add(json(UUID.randomUUID(), name, 1)));
+        TestKafka.publish(BATCH_TOPIC, key, published);
+
+        List<ConsumerRecord<String, String>> dead = TestKafka.awaitRecords(DeadLetters.topic(BATCH_TOPIC),
+                r -> key.equals(r.key()), 1, WITHIN);
+        assertThat(dead).extracting(ConsumerRecord::value).containsExactly(poison);
+        assertThat(dead).extracting(TopicConsumerIntegrationTest::reason)
+                .containsExactly("poison: name must not start with reject");
+        await().atMost(WITHIN).until(() -> handledNames().containsAll(names));
+        // in the topic's order, each once
+        assertThat(handledNames().stream().filter(n -> n.endsWith(key)).toList()).containsExactlyElementsOf(names);
+        assertThat(BATCH_SIZES).anySatisfy(size -> assertThat(size).isGreaterThan(1));
+    }
+
+    @Test
+    void aBatchWithATransientFailureIsRetriedWholeUntilItPassesAndNothingIsDeadLettered() {
+        String key = UUID.randomUUID().toString();
+        String flaky = "flaky-" + key;
+        String other = "other-" + key;
+        FAILURES_LEFT.put(flaky, new AtomicInteger(3));
+        TestKafka.publish(BATCH_TOPIC, key, json(UUID.randomUUID(), other, 1), json(UUID.randomUUID(), flaky, 1));
+
+        await().atMost(WITHIN).until(() -> handledNames().contains(flaky));
+        assertThat(ATTEMPTS.get(flaky)).hasValue(4);
+        String sentinel = json(UUID.randomUUID(), "reject-sentinel-" + key, 1);
+        TestKafka.publish(BATCH_TOPIC, key, sentinel);
+        List<ConsumerRecord<String, String>> dead = TestKafka.awaitRecords(DeadLetters.topic(BATCH_TOPIC),
+                r -> key.equals(r.key()), 1, WITHIN);
+        assertThat(dead).extracting(ConsumerRecord::value).containsExactly(sentinel);
+        assertThat(handledNames()).containsOnlyOnce(flaky).containsOnlyOnce(other);
+    }
+
+    @Test
+    void aBatchThatFailsUnexpectedlyIsDeadLetteredAfterItsRetriesAndThePartitionMovesOn() {
+        String key = UUID.randomUUID().toString();
+        String bug = "bug-" + key;
+        String next = "next-" + key;
+        String bugJson = json(UUID.randomUUID(), bug, 1);
+        TestKafka.publish(BATCH_TOPIC, key, bugJson);
+        List<ConsumerRecord<String, String>> dead = TestKafka.awaitRecords(DeadLetters.topic(BATCH_TOPIC),
+                r -> key.equals(r.key()), 1, WITHIN);
+        assertThat(dead).extracting(ConsumerRecord::value).containsExactly(bugJson);
+        assertThat(dead).extracting(TopicConsumerIntegrationTest::reason)
+                .containsExactly("failed repeatedly: java.lang.IllegalStateException");
+        assertThat(ATTEMPTS.get(bug)).hasValue(2);
+
+        TestKafka.publish(BATCH_TOPIC, key, json(UUID.randomUUID(), next, 1));
+        await().atMost(WITHIN).until(() -> handledNames().contains(next));
+    }
+
+    @Test
+    void anIdempotentBatchConsumerAppliesEachEventIdOnceAcrossBatchesAndWithinOne() {
+        String key = UUID.randomUUID().toString();
+        UUID eventId = UUID.randomUUID();
+        String once = "once-" + key;
+        String first = "first-" + key;
+        String after = "after-" + key;
+        // the first attempt fails after the claims: they roll back with it
+        FAILURES_LEFT.put(first, new AtomicInteger(1));
+        TestKafka.publish(IDEMPOTENT_BATCH_TOPIC, key, json(UUID.randomUUID(), first, 1), json(eventId, once, 1),
+                json(eventId, once, 1));
+        await().atMost(WITHIN).until(() -> handledNames().contains(once));
+        TestKafka.publish(IDEMPOTENT_BATCH_TOPIC, key, json(eventId, once, 1), json(UUID.randomUUID(), after, 1));
+
+        await().atMost(WITHIN).until(() -> handledNames().contains(after));
+        assertThat(handledNames()).containsOnlyOnce(once).containsOnlyOnce(first);
+    }
+
+    @Test
+    void aTopicWithoutAJsonSchemaCannotBeConsumed() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new TopicSchemas().of("platform.no-such-topic"))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("docs/events/platform.no-such-topic.schema.json");
+    }
+
+    @Test
     void everyConsumerHasItsDeadLetterTopicByTheOneRule() {
         assertThat(consumers.consumers()).extracting(TopicConsumer::deadLetterTopic)
-                .containsExactlyInAnyOrder(TOPIC + ".DLT", IDEMPOTENT_TOPIC + ".DLT");
+                .containsExactlyInAnyOrder(TOPIC + ".DLT", IDEMPOTENT_TOPIC + ".DLT", BATCH_TOPIC + ".DLT",
+                        IDEMPOTENT_BATCH_TOPIC + ".DLT");
     }
 
     private static List<String> handledNames() {
