@@ -33,7 +33,7 @@ class ActionsSystemTest extends SystemTest {
 
     // --- records of the recommendations topic (docs/events/recommendations.schema.json) --------
 
-    private static Map<String, Object> recommendation(String projectId, String recommendationId, String family, double reach,
+    static Map<String, Object> recommendation(String projectId, String recommendationId, String family, double reach,
             double gap, double confidence, List<String> prompts) {
         Map<String, Object> c = new LinkedHashMap<>();
         c.put("eventId", UUID.randomUUID().toString());
@@ -163,7 +163,7 @@ class ActionsSystemTest extends SystemTest {
     }
 
     /** Waits for the action.recommendation.created of {@code recommendationId} and answers its actionId. */
-    private static String awaitRecommendation(String projectId, String recommendationId) {
+    static String awaitRecommendation(String projectId, String recommendationId) {
         ConsumerRecord<String, String> record = Kafka.awaitPublicEvents(r -> projectId.equals(r.key())
                 && r.value().contains("\"fingerprintKey\":\"" + recommendationId + "\""), 1, WITHIN).get(0);
         return (String) event(record).data().get("actionId");

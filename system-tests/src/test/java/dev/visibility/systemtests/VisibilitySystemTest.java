@@ -134,7 +134,7 @@ class VisibilitySystemTest extends SystemTest {
         return envelope(response, project());
     }
 
-    private static Map<String, Object> tracking(String projectId, LocalDate capturedOn, String status, List<Map<String, Object>> samples) {
+    static Map<String, Object> tracking(String projectId, LocalDate capturedOn, String status, List<Map<String, Object>> samples) {
         Instant completedAt = capturedOn.atTime(12, 0).toInstant(ZoneOffset.UTC);
         Map<String, Object> run = new LinkedHashMap<>();
         run.put("eventId", UUID.randomUUID().toString());
@@ -150,7 +150,7 @@ class VisibilitySystemTest extends SystemTest {
     }
 
     /** {@code count} samples of one run; the first {@code visible} name the brand 3 times and cite 2 own URLs. */
-    private static List<Map<String, Object>> samples(LocalDate capturedOn, int count, int visible) {
+    static List<Map<String, Object>> samples(LocalDate capturedOn, int count, int visible) {
         Instant completedAt = capturedOn.atTime(12, 0).toInstant(ZoneOffset.UTC);
         List<Map<String, Object>> samples = new ArrayList<>();
         for (int i = 0; i < count; i++) {

@@ -1,47 +1,41 @@
 package dev.visibility.webhook.delivery;
 
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 
+import dev.visibility.platform.consumer.TopicConsumer;
+import dev.visibility.platform.events.PublishedEvent;
+import dev.visibility.platform.events.StringProducer;
 import dev.visibility.platform.events.Topics;
 import dev.visibility.webhook.config.WebhookProperties;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.common.serialization.StringSerializer;
-import org.springframework.beans.factory.DisposableBean;
 import org.springframework.beans.factory.annotation.Value;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.kafka.autoconfigure.ConcurrentKafkaListenerContainerFactoryConfigurer;
 import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
 import org.springframework.kafka.config.ConcurrentKafkaListenerContainerFactory;
-import org.springframework.kafka.config.TopicBuilder;
 import org.springframework.kafka.core.DefaultKafkaConsumerFactory;
-import org.springframework.kafka.core.DefaultKafkaProducerFactory;
-import org.springframework.kafka.core.KafkaAdmin;
-import org.springframework.kafka.core.KafkaTemplate;
-import org.springframework.kafka.listener.DefaultErrorHandler;
 import org.springframework.kafka.retrytopic.RetryTopicConfiguration;
 import org.springframework.kafka.retrytopic.RetryTopicConfigurationBuilder;
 import org.springframework.util.backoff.BackOff;
 import org.springframework.util.backoff.ExponentialBackOff;
 
 /**
- * The listener containers of webhook-service and the retry topics of deliveries. All values are
- * Strings, parsed by the listeners; offsets are committed after a listener returns (or after a
- * record was forwarded to its next topic): at-least-once.
+ * The consumers of webhook-service and the retry topics of deliveries; offsets are committed after
+ * a handler succeeded (or after a record was forwarded to its next topic): at-least-once.
  *
  * <ul>
- * <li>{@code public.events} (fan-out) and {@code webhook.deliveries} (first attempts): batch
- * listeners. A record that is not usable goes unchanged to a dead-letter topic; a failure of the
- * database or the broker is retried in place without limit (the partition waits, nothing is
- * skipped).</li>
+ * <li>{@code public.events} (fan-out) and {@code webhook.deliveries} (first attempts): the
+ * platform's batch consumers ({@link TopicConsumer#batch}). A record that does not match its
+ * topic's schema goes unchanged to {@code <topic>.DLT}; a failure of the database or the broker is
+ * retried without limit with the consumer paused (the partition waits, nothing is skipped).</li>
  * <li>{@code webhook.deliveries-retry-1} (attempt 2): spring-kafka non-blocking retries on to
  * {@code -retry-2} (attempt 3) and {@code -retry-3} (attempt 4), then
- * {@code webhook.deliveries-dlt}, whose handler marks the delivery failed. Each record waits in
+ * {@code webhook.deliveries.DLT}, whose handler marks the delivery failed. Each record waits in
  * its topic until its own due time ({@link RetrySchedule}, {@link DeliveryRetryTopics}).</li>
  * </ul>
  *
@@ -56,52 +50,24 @@ import org.springframework.util.backoff.ExponentialBackOff;
 @Configuration(proxyBeanMethods = false)
 class DeliveryKafkaConfiguration {
 
-    static final String FAN_OUT_FACTORY = "publicEventsListenerContainerFactory";
-    static final String FIRST_ATTEMPT_FACTORY = "firstAttemptListenerContainerFactory";
     static final String RETRY_FACTORY = "retryListenerContainerFactory";
-    static final String PUBLIC_EVENTS_DEAD_LETTERS = Topics.PUBLIC_EVENTS + ".webhook-service.DLT";
 
-    /** A producer of String values for deliveries, retries and dead letters; not a KafkaTemplate bean, so Boot's stays. */
-    static final class StringRecords implements DisposableBean {
-
-        private final DefaultKafkaProducerFactory<String, String> producers;
-        final KafkaTemplate<String, String> template;
-
-        StringRecords(KafkaProperties properties) {
-            Map<String, Object> config = new HashMap<>(properties.buildProducerProperties());
-            config.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
-            config.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
-            this.producers = new DefaultKafkaProducerFactory<>(config);
-            this.template = new KafkaTemplate<>(producers);
-        }
-
-        @Override
-        public void destroy() {
-            producers.destroy();
-        }
-    }
-
+    /** Fan-out: public.events a poll at a time, as many consumers as configured. */
     @Bean
-    StringRecords webhookStringRecords(KafkaProperties properties) {
-        return new StringRecords(properties);
+    TopicConsumer<PublishedEvent> publicEventsFanOut(PublicEventFanOut fanOut, WebhookProperties webhook) {
+        return TopicConsumer.batch(Topics.PUBLIC_EVENTS, PublishedEvent.class, fanOut::fanOut)
+                .concurrency(webhook.delivery().concurrency());
     }
 
-    @Bean(FAN_OUT_FACTORY)
-    ConcurrentKafkaListenerContainerFactory<Object, Object> publicEventsListenerContainerFactory(
-            ConcurrentKafkaListenerContainerFactoryConfigurer configurer, KafkaProperties properties, WebhookProperties webhook) {
-        ConcurrentKafkaListenerContainerFactory<Object, Object> factory = batchFactory(configurer, properties, Map.of());
-        factory.setConcurrency(webhook.delivery().concurrency());
-        return factory;
-    }
-
-    @Bean(FIRST_ATTEMPT_FACTORY)
-    ConcurrentKafkaListenerContainerFactory<Object, Object> firstAttemptListenerContainerFactory(
-            ConcurrentKafkaListenerContainerFactoryConfigurer configurer, KafkaProperties properties, WebhookProperties webhook,
+    /** First attempts: webhook.deliveries a batch at a time, one consumer per partition unless configured. */
+    @Bean
+    TopicConsumer<DeliveryRequested> firstAttempts(FirstAttemptListener listener, WebhookProperties webhook,
             Environment environment) {
-        ConcurrentKafkaListenerContainerFactory<Object, Object> factory = batchFactory(configurer, properties,
-                Map.of(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, webhook.delivery().batchSize()));
-        factory.setConcurrency(deliveryConcurrency(webhook, environment));
-        return factory;
+        return TopicConsumer.batch(DeliveryTopics.FIRST, DeliveryRequested.class, listener::attemptFirst)
+                .maxPollRecords(webhook.delivery().batchSize())
+                .concurrency(deliveryConcurrency(webhook, environment))
+                // a batch's attempts, each up to the delivery time-out, run side by side
+                .timeout(Duration.ofMinutes(4));
     }
 
     @Bean(RETRY_FACTORY)
@@ -134,7 +100,7 @@ class DeliveryKafkaConfiguration {
     }
 
     @Bean
-    RetryTopicConfiguration deliveryRetryTopicConfiguration(StringRecords records, WebhookProperties webhook,
+    RetryTopicConfiguration deliveryRetryTopicConfiguration(StringProducer producer, WebhookProperties webhook,
             Environment environment,
             @Value("${suite.kafka.create-topics:true}") boolean createTopics,
             @Value("${suite.kafka.replication-factor:1}") short replicationFactor) {
@@ -155,33 +121,14 @@ class DeliveryKafkaConfiguration {
                 // consumers and partitions as webhook.deliveries
                 .concurrency(deliveryConcurrency(webhook, environment))
                 .autoCreateTopics(createTopics, deliveryPartitions(environment), replicationFactor)
-                .create(records.template);
+                .create(producer.template());
     }
 
-    @Bean
-    @ConditionalOnProperty(prefix = "suite.kafka", name = "create-topics", havingValue = "true", matchIfMissing = true)
-    KafkaAdmin.NewTopics publicEventsDeadLetterTopic(@Value("${suite.kafka.partitions:3}") int partitions,
-            @Value("${suite.kafka.replication-factor:1}") short replicationFactor) {
-        return new KafkaAdmin.NewTopics(TopicBuilder.name(PUBLIC_EVENTS_DEAD_LETTERS).partitions(partitions)
-                .replicas(replicationFactor).build());
-    }
-
-    /** A database or broker outage: wait and try again, without limit, so that no record moves on unstored. */
+    /** A database outage during a retry: wait and try again, without limit, so that no record moves on unstored. */
     static BackOff storeUnavailableBackOff() {
         ExponentialBackOff backOff = new ExponentialBackOff(1_000, 2.0);
         backOff.setMaxInterval(30_000);
         return backOff;
-    }
-
-    private static ConcurrentKafkaListenerContainerFactory<Object, Object> batchFactory(
-            ConcurrentKafkaListenerContainerFactoryConfigurer configurer, KafkaProperties properties,
-            Map<String, Object> overrides) {
-        ConcurrentKafkaListenerContainerFactory<Object, Object> factory = stringFactory(configurer, properties, overrides);
-        factory.setBatchListener(true);
-        // unusable records are parked by the listeners themselves; what is left is the database
-        // or the broker being unavailable: the batch is tried again, without limit
-        factory.setCommonErrorHandler(new DefaultErrorHandler(storeUnavailableBackOff()));
-        return factory;
     }
 
     private static ConcurrentKafkaListenerContainerFactory<Object, Object> stringFactory(
@@ -193,6 +140,7 @@ class DeliveryKafkaConfiguration {
         config.putAll(overrides);
         ConcurrentKafkaListenerContainerFactory<Object, Object> factory = new ConcurrentKafkaListenerContainerFactory<>();
         configurer.configure(factory, new DefaultKafkaConsumerFactory<>(config));
+        factory.getContainerProperties().setObservationEnabled(true);
         return factory;
     }
 }

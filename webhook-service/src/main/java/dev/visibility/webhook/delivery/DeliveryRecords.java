@@ -1,5 +1,6 @@
 package dev.visibility.webhook.delivery;
 
+import dev.visibility.platform.consumer.PoisonRecord;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -41,16 +42,16 @@ class DeliveryRecords {
 
     DeliveryRequested parse(String value) {
         if (value == null) {
-            throw new UnusableRecord("a delivery record without a value");
+            throw new PoisonRecord("a delivery record without a value");
         }
         DeliveryRequested requested;
         try {
             requested = mapper.readValue(value, DeliveryRequested.class);
         } catch (JacksonException e) {
-            throw new UnusableRecord("a delivery record that is not the JSON of DeliveryRequested");
+            throw new PoisonRecord("a delivery record that is not the JSON of DeliveryRequested");
         }
         if (requested == null || requested.deliveryId() == null || requested.webhookId() == null) {
-            throw new UnusableRecord("a delivery record without deliveryId or webhookId");
+            throw new PoisonRecord("a delivery record without deliveryId or webhookId");
         }
         return requested;
     }

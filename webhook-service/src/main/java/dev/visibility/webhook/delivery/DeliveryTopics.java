@@ -10,14 +10,15 @@ import org.springframework.kafka.config.KafkaListenerEndpoint;
  * The delivery topics. First attempts come from {@code webhook.deliveries} (a batch listener);
  * a failed first attempt goes to {@code webhook.deliveries-retry-1} (attempt 2), and from there
  * spring-kafka's non-blocking retries take it to {@code -retry-2} (attempt 3), {@code -retry-3}
- * (attempt 4) and finally {@code webhook.deliveries-dlt}. spring-kafka would name the topics
+ * (attempt 4) and finally {@code webhook.deliveries.DLT}. spring-kafka would name the topics
  * after the one its listener starts from; {@link Names} gives them these names instead.
  */
 public final class DeliveryTopics {
 
     public static final String FIRST = Topics.WEBHOOK_DELIVERIES;
     public static final String RETRY_FIRST = FIRST + "-retry-1";
-    public static final String DEAD_LETTERS = FIRST + "-dlt";
+    /** The one dead-letter rule of the suite: {@code <topic>.DLT}. */
+    public static final String DEAD_LETTERS = FIRST + ".DLT";
 
     private DeliveryTopics() {
     }

@@ -1,5 +1,6 @@
 package dev.visibility.webhook.delivery;
 
+import dev.visibility.platform.consumer.PoisonRecord;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.UUID;
@@ -45,7 +46,7 @@ public class RetryListener {
         DeliveryRequested requested;
         try {
             requested = records.parse(record.value());
-        } catch (UnusableRecord e) {
+        } catch (PoisonRecord e) {
             log.warn("Dead letter {}-{}@{} is not a delivery record: {}", record.topic(), record.partition(),
                     record.offset(), e.getMessage());
             return;

