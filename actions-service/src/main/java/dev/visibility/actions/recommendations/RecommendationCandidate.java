@@ -10,7 +10,7 @@ import dev.visibility.actions.action.Brief;
 import dev.visibility.actions.action.FollowUpOf;
 import dev.visibility.actions.action.Opportunity;
 import dev.visibility.actions.action.Target;
-import dev.visibility.actions.write.WriteBodies;
+import dev.visibility.actions.write.ActionBodies;
 import dev.visibility.platform.consumer.ConsumedRecord;
 import dev.visibility.platform.consumer.PoisonRecord;
 
@@ -83,8 +83,8 @@ public record RecommendationCandidate(
                 || c.channels().stream().anyMatch(ch -> ch == null || !CHANNEL.matcher(ch).matches())) {
             throw new PoisonRecord("an upsert needs 1 to 10 channel names");
         }
-        if (!WriteBodies.PRIORITIES.contains(c.priority())) {
-            throw new PoisonRecord("priority must be one of " + WriteBodies.PRIORITIES);
+        if (!ActionBodies.PRIORITIES.contains(c.priority())) {
+            throw new PoisonRecord("priority must be one of " + ActionBodies.PRIORITIES);
         }
         if (c.opportunity() != null && (blank(c.opportunity().family()) || c.opportunity().components() == null
                 || c.opportunity().components().reach() == null || c.opportunity().components().gap() == null

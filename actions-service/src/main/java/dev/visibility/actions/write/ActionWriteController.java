@@ -6,6 +6,7 @@ import dev.visibility.actions.action.ActionView;
 import dev.visibility.actions.action.ActionViews;
 import dev.visibility.actions.action.Actor;
 import dev.visibility.platform.query.QueryParams;
+import dev.visibility.platform.web.RequestBodies;
 import dev.visibility.platform.security.reactive.CurrentCaller;
 import dev.visibility.platform.web.Envelope;
 import org.springframework.http.HttpStatus;
@@ -24,9 +25,11 @@ import tools.jackson.databind.JsonNode;
 class ActionWriteController {
 
     private final ActionWriteService writes;
+    private final RequestBodies bodies;
 
-    ActionWriteController(ActionWriteService writes) {
+    ActionWriteController(ActionWriteService writes, RequestBodies bodies) {
         this.writes = writes;
+        this.bodies = bodies;
     }
 
     @PostMapping(path = "/api/v2/projects/{projectId}/actions", consumes = MediaType.APPLICATION_JSON_VALUE,
@@ -34,7 +37,7 @@ class ActionWriteController {
     @ResponseStatus(HttpStatus.CREATED)
     Mono<Envelope<ActionView>> create(@PathVariable String projectId, @RequestBody(required = false) JsonNode body) {
         UUID project = QueryParams.pathUuid("projectId", projectId);
-        NewAction action = WriteBodies.create(body);
+        NewAction action = bodies.read(body, NewAction.class);
         return CurrentCaller.get()
                 .flatMap(caller -> writes.create(project, caller.accountId(), Actor.of(caller), action))
                 .map(a -> Envelope.of(ActionViews.summary(a), projectId));
@@ -46,7 +49,7 @@ class ActionWriteController {
             @RequestBody(required = false) JsonNode body) {
         UUID project = QueryParams.pathUuid("projectId", projectId);
         UUID action = QueryParams.pathUuid("actionId", actionId);
-        ActionPatch patch = WriteBodies.patch(body);
+        ActionPatch patch = bodies.read(body, ActionPatchBody.class).toPatch();
         return CurrentCaller.get()
                 .flatMap(caller -> writes.update(project, action, caller.accountId(), Actor.of(caller), patch))
                 .map(a -> Envelope.of(ActionViews.summary(a), projectId));

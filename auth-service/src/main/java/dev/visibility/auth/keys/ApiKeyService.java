@@ -71,15 +71,19 @@ public class ApiKeyService {
         });
     }
 
-    /** Spec 5.2, 5.3: members with {@code settings.manage}, on a plan with API access. */
-    ApiKeyCreated createForMember(Member member, String projectId, CreateApiKeyRequest request) {
+    /**
+     * Spec 5.2, 5.3: members with {@code settings.manage}, on a plan with API access; the body is
+     * read only once the member may create keys there (403 and 404 before a 400 about the body).
+     */
+    ApiKeyCreated createForMember(Member member, String projectId, java.util.function.Supplier<CreateApiKeyRequest> body) {
         ProjectAccess project = access.requireProject(member, projectId);
         project.requirePermission(Permissions.SETTINGS_MANAGE);
         if (!project.plan().apiAccess()) {
             throw new Forbidden("API keys need the API Access entitlement of the Plus plan or above",
                     "plan_without_api_access");
         }
-        String name = request.validName();
+        CreateApiKeyRequest request = body.get();
+        String name = request.name();
         List<String> scopes = request.validScopes();
         return Db.await(tx.transactional(create(project.id(), name, scopes, member.id()))).toResponse();
     }

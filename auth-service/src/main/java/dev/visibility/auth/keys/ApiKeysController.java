@@ -4,6 +4,7 @@ import dev.visibility.auth.accounts.MemberAccess;
 import dev.visibility.platform.query.QueryParams;
 import dev.visibility.platform.security.Caller;
 import dev.visibility.platform.web.Envelope;
+import dev.visibility.platform.web.RequestBodies;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.DeleteMapping;
@@ -14,6 +15,7 @@ import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
+import tools.jackson.databind.JsonNode;
 
 /** The account API's key routes (DESIGN.md, Account API; spec 5.2, 5.3), for signed-in members. */
 @RestController
@@ -23,15 +25,19 @@ class ApiKeysController {
     private final MemberAccess access;
     private final ApiKeyService keys;
 
-    ApiKeysController(MemberAccess access, ApiKeyService keys) {
+    private final RequestBodies bodies;
+
+    ApiKeysController(MemberAccess access, ApiKeyService keys, RequestBodies bodies) {
         this.access = access;
         this.keys = keys;
+        this.bodies = bodies;
     }
 
     @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
     @ResponseStatus(HttpStatus.CREATED)
-    Envelope<ApiKeyCreated> create(Caller caller, @PathVariable String projectId, @RequestBody CreateApiKeyRequest request) {
-        ApiKeyCreated created = keys.createForMember(access.requireMember(caller), projectId, request);
+    Envelope<ApiKeyCreated> create(Caller caller, @PathVariable String projectId, @RequestBody(required = false) JsonNode body) {
+        ApiKeyCreated created = keys.createForMember(access.requireMember(caller), projectId,
+                () -> bodies.read(body, CreateApiKeyRequest.class));
         return Envelope.of(created, canonical(projectId));
     }
 

@@ -3,13 +3,10 @@ package dev.visibility.webhook.subscriptions;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Set;
 
 import dev.visibility.platform.error.InvalidParameter;
-import dev.visibility.platform.events.EventName;
 import dev.visibility.webhook.config.WebhookProperties;
 import dev.visibility.webhook.destinations.DestinationGuard;
 import org.springframework.stereotype.Component;
@@ -17,16 +14,14 @@ import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
 
 /**
- * Checks the body of E13: {@code url} must be an absolute https URL without credentials or
- * fragment, at most 2048 characters (local mode also accepts {@code http://localhost} and
- * {@code http://127.0.0.1}, DESIGN.md); {@code events} must be a non-empty array of the names of
- * spec 6 without duplicates. Then the host is resolved and every address checked by the
- * {@link DestinationGuard}. Each problem is a 400 naming the field.
+ * The destination policy of E13, for a body {@link CreateWebhookRequest} already validated: the
+ * {@code url} must be an absolute https URL without credentials or fragment (local mode also
+ * accepts {@code http://localhost} and {@code http://127.0.0.1}, DESIGN.md); then its host is
+ * resolved and every address checked by the {@link DestinationGuard}. Each problem is a 400
+ * naming {@code url}.
  */
 @Component
 public class SubscriptionValidator {
-
-    static final int MAX_URL_LENGTH = 2048;
 
     static final String DESTINATION_REFUSED = "Field 'url' must name a host that resolves only to public internet"
             + " addresses: loopback, private, link-local, carrier-grade NAT, cloud metadata and other internal"
@@ -47,11 +42,8 @@ public class SubscriptionValidator {
     }
 
     public Checked check(CreateWebhookRequest request) {
-        if (request == null) {
-            throw new InvalidParameter("url", "A JSON object with 'url' and 'events' is required");
-        }
         String host = checkUrl(request.url());
-        return new Checked(request.url(), host, checkEvents(request.events()));
+        return new Checked(request.url(), host, List.copyOf(request.events()));
     }
 
     /** Resolves the host off the event loop and refuses internal destinations (and hosts that do not resolve). */
@@ -64,12 +56,6 @@ public class SubscriptionValidator {
     }
 
     private String checkUrl(String url) {
-        if (url == null || url.isBlank()) {
-            throw new InvalidParameter("url", "Field 'url' is required: " + accepted());
-        }
-        if (url.length() > MAX_URL_LENGTH) {
-            throw new InvalidParameter("url", "Field 'url' must have at most " + MAX_URL_LENGTH + " characters");
-        }
         URI uri;
         try {
             uri = new URI(url);
@@ -102,26 +88,5 @@ public class SubscriptionValidator {
     private String accepted() {
         return allowLocalHttp ? "an https URL, or in local mode an http://localhost or http://127.0.0.1 URL"
                 : "an https URL";
-    }
-
-    private static List<String> checkEvents(List<String> events) {
-        String allowed = "one or more of " + String.join(", ", EventName.wireNames());
-        if (events == null) {
-            throw new InvalidParameter("events", "Field 'events' is required: an array of event names, " + allowed);
-        }
-        if (events.isEmpty()) {
-            throw new InvalidParameter("events", "Field 'events' must not be empty: " + allowed);
-        }
-        Set<String> seen = new HashSet<>();
-        for (int i = 0; i < events.size(); i++) {
-            String event = events.get(i);
-            if (event == null || EventName.fromWire(event).isEmpty()) {
-                throw new InvalidParameter("events", "Field 'events' item " + (i + 1) + " is not an event name: " + allowed);
-            }
-            if (!seen.add(event)) {
-                throw new InvalidParameter("events", "Field 'events' lists '" + event + "' more than once");
-            }
-        }
-        return List.copyOf(events);
     }
 }

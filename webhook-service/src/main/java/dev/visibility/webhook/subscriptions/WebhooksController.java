@@ -5,6 +5,7 @@ import java.util.UUID;
 import dev.visibility.platform.query.QueryParams;
 import dev.visibility.platform.security.reactive.CurrentCaller;
 import dev.visibility.platform.web.Envelope;
+import dev.visibility.platform.web.RequestBodies;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
@@ -15,6 +16,7 @@ import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 import reactor.core.publisher.Mono;
+import tools.jackson.databind.JsonNode;
 
 /**
  * E13-E16. The gateway has checked the scope ({@code webhooks.write}, or {@code webhooks.read}
@@ -27,17 +29,20 @@ class WebhooksController {
     private final WebhookSubscriptions webhooks;
     private final SubscriptionValidator validator;
 
-    WebhooksController(WebhookSubscriptions webhooks, SubscriptionValidator validator) {
+    private final RequestBodies bodies;
+
+    WebhooksController(WebhookSubscriptions webhooks, SubscriptionValidator validator, RequestBodies bodies) {
         this.webhooks = webhooks;
         this.validator = validator;
+        this.bodies = bodies;
     }
 
     /** E13: 201 with the secret, which is never shown again (except by rotation). */
     @PostMapping
     Mono<ResponseEntity<Envelope<WebhookCreated>>> create(@PathVariable String projectId,
-            @RequestBody(required = false) CreateWebhookRequest body) {
+            @RequestBody(required = false) JsonNode body) {
         UUID project = QueryParams.pathUuid("projectId", projectId);
-        SubscriptionValidator.Checked checked = validator.check(body);
+        SubscriptionValidator.Checked checked = validator.check(bodies.read(body, CreateWebhookRequest.class));
         return validator.checkDestination(checked)
                 .then(CurrentCaller.get())
                 .flatMap(caller -> webhooks.create(project, caller.accountId(), checked))

@@ -1,5 +1,10 @@
 package dev.visibility.platform.web;
 
+import jakarta.validation.Validation;
+import jakarta.validation.Validator;
+import org.hibernate.validator.messageinterpolation.ParameterMessageInterpolator;
+import org.springframework.beans.factory.ObjectProvider;
+
 import dev.visibility.platform.error.reactive.PlatformWebExceptionHandler;
 import dev.visibility.platform.error.reactive.ReactiveErrorWriter;
 import dev.visibility.platform.error.servlet.ServletErrorAdvice;
@@ -17,6 +22,14 @@ import tools.jackson.databind.ObjectMapper;
         "org.springframework.boot.webmvc.autoconfigure.error.ErrorMvcAutoConfiguration"},
         afterName = "org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration")
 public class PlatformWebAutoConfiguration {
+
+    /** Request bodies as validated records, the same on both web stacks. */
+    @Bean
+    @ConditionalOnWebApplication
+    RequestBodies requestBodies(ObjectMapper mapper, ObjectProvider<Validator> validator) {
+        return new RequestBodies(mapper, validator.getIfAvailable(() -> Validation.byDefaultProvider().configure()
+                .messageInterpolator(new ParameterMessageInterpolator()).buildValidatorFactory().getValidator()));
+    }
 
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.REACTIVE)
