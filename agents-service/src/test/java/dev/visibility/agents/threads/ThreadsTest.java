@@ -207,6 +207,29 @@ class ThreadsTest extends AgentsTest {
                 .containsEntry("reason", "thread_deleted").containsEntry("requestedBy", owner.toString());
     }
 
+    /** Two deletes at once: one succeeds, the other waits for the row lock and finds the thread deleted; one stop record. */
+    @Test
+    void concurrentDeletesPublishOneStopRecord() throws Exception {
+        UUID thread = thread(owner);
+        String key = bearer(project, owner);
+        java.util.concurrent.Callable<Integer> deleteOnce = () -> delete(threadPath(thread), key).exchange()
+                .returnResult(String.class).getStatus().value();
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(4);
+        try {
+            List<Integer> statuses = new java.util.ArrayList<>();
+            for (var future : pool.invokeAll(List.of(deleteOnce, deleteOnce, deleteOnce, deleteOnce))) {
+                statuses.add(future.get());
+            }
+            assertThat(statuses).containsExactlyInAnyOrder(200, 404, 404, 404);
+        } finally {
+            pool.shutdownNow();
+        }
+        assertThat(count("SELECT count(*) FROM outbox WHERE topic = $1 AND payload::jsonb ->> 'threadId' = $2",
+                Topics.AGENTS_THREAD_STOPS, thread.toString())).isEqualTo(1);
+        assertThat(count("SELECT count(*) FROM thread_audit WHERE thread_id = $1 AND action = 'thread_deleted'", thread))
+                .isEqualTo(1);
+    }
+
     /** The consumer is idempotent by eventId: a record delivered twice is billed once. */
     @Test
     void aRecordDeliveredTwiceIsAppliedOnce() {
