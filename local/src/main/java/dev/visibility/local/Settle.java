@@ -36,6 +36,8 @@ final class Settle {
             "tracking.runs", "visibility-service",
             "agentpicks.runs", "visibility-service",
             "recommendations", "actions-service",
+            "agents.runs", "agents-service",
+            "agents.threads", "agents-service",
             "public.events", "webhook-fan-out",
             "webhook.deliveries", "webhook-delivery");
 

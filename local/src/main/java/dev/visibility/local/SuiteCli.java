@@ -7,7 +7,7 @@ import java.util.List;
 
 /**
  * The developer commands of {@code ./suite} that talk to a running suite:
- * {@code simulate tracking-run}, {@code simulate recommendation} and {@code webhooks listen}.
+ * {@code simulate tracking-run}, {@code simulate recommendation}, {@code simulate agent-run} and {@code webhooks listen}.
  * Plain Java (no Spring), started by {@code ./suite} with {@code java -cp local.jar:<runtime classpath>},
  * which passes where the suite is: {@code -Dsuite.state} (its state directory with
  * {@code credentials.json} and {@code demo.env}), {@code -Dsuite.gateway} (the gateway URL) and
@@ -25,6 +25,9 @@ public final class SuiteCli {
               ./suite simulate recommendation [--project ID] [--account ID]
                   publish a new recommendation onto recommendations, as a recommendation job does;
                   action.created and action.recommendation.created go to the subscribed webhooks
+              ./suite simulate agent-run [--project ID]
+                  publish a managed-agent run onto agents.runs, as the agent runner does (running,
+                  then completed and reviewed); E8 shows it with its draft
               ./suite webhooks listen [--events a,b] [--forward-to URL]
                   subscribe a receiver on this machine through the gateway with the demo key, print
                   every delivery (event, delivery id, signature check), forward it to URL if asked,
@@ -64,6 +67,11 @@ public final class SuiteCli {
             if (words.size() >= 2 && words.get(0).equals("simulate") && words.get(1).equals("recommendation")) {
                 Options options = Options.parse(words.subList(2, words.size()), List.of("--project", "--account"));
                 new RecommendationSimulation(SuiteLocation.fromSystemProperties()).run(options, out);
+                return 0;
+            }
+            if (words.size() >= 2 && words.get(0).equals("simulate") && words.get(1).equals("agent-run")) {
+                Options options = Options.parse(words.subList(2, words.size()), List.of("--project"));
+                new AgentRunSimulation(SuiteLocation.fromSystemProperties()).run(options, out);
                 return 0;
             }
             if (words.size() >= 2 && words.get(0).equals("webhooks") && words.get(1).equals("listen")) {

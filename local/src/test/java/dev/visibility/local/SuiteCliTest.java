@@ -73,6 +73,20 @@ class SuiteCliTest {
     }
 
     @Test
+    void simulatedAgentRunMatchesTheAgentsRunsSchemaAndEndsReviewed() throws IOException {
+        UUID project = UUID.randomUUID();
+        UUID run = UUID.randomUUID();
+        List<Map<String, Object>> records = AgentRunSimulation.records(project, run, Instant.now());
+        for (Map<String, Object> record : records) {
+            assertValid("agents.runs", SuiteLocation.JSON.writeValueAsString(record));
+        }
+        // a higher revision last, so agents-service keeps the reviewed state and E8 shows the draft
+        assertThat(records).extracting(r -> r.get("revision")).containsExactly(0L, 1L);
+        assertThat(records.get(1)).containsEntry("reviewState", "completed").containsEntry("runId", run.toString());
+        assertThat(records.get(1).get("draftOutput")).isNotNull();
+    }
+
+    @Test
     void signatureIsLowercaseHexHmacSha256OfTheBodyComparedWhole() {
         // RFC 4231 test case 2: key "Jefe", data "what do ya want for nothing?"
         byte[] body = "what do ya want for nothing?".getBytes(StandardCharsets.UTF_8);

@@ -51,7 +51,10 @@ public class AccountRepository {
     }
 
     public Mono<UUID> createMember(UUID accountId, String email, String name, MemberRole role) {
-        UUID id = UUID.randomUUID();
+        return createMember(UUID.randomUUID(), accountId, email, name, role);
+    }
+
+    public Mono<UUID> createMember(UUID id, UUID accountId, String email, String name, MemberRole role) {
         return db.sql("INSERT INTO members (id, account_id, email, name, role) VALUES (:id, :account, :email, :name, :role)")
                 .bind("id", id).bind("account", accountId).bind("email", email).bind("name", name)
                 .bind("role", role.value())

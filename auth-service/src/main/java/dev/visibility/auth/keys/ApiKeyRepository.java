@@ -68,7 +68,7 @@ public class ApiKeyRepository {
     /** The gateway's lookup: one probe of the unique hash index, joined to project and account. */
     public Mono<ActiveApiKey> findActiveByHash(String keyHash) {
         return db.sql("""
-                SELECT k.id, k.project_id, k.name, k.scopes, p.account_id, p.features, p.paused, a.plan
+                SELECT k.id, k.project_id, k.name, k.scopes, k.created_by, p.account_id, p.features, p.paused, a.plan
                 FROM api_keys k
                 JOIN projects p ON p.id = k.project_id
                 JOIN accounts a ON a.id = p.account_id
@@ -78,7 +78,7 @@ public class ApiKeyRepository {
                         row.get("account_id", UUID.class), row.get("name", String.class),
                         ApiKeyScopes.effective(nullableTexts(row.get("scopes", String[].class))),
                         texts(row.get("features", String[].class)), Plan.of(row.get("plan", String.class)),
-                        Boolean.TRUE.equals(row.get("paused", Boolean.class))))
+                        Boolean.TRUE.equals(row.get("paused", Boolean.class)), row.get("created_by", UUID.class)))
                 .one();
     }
 

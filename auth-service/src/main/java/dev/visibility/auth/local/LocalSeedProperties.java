@@ -16,8 +16,15 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 @ConfigurationProperties("suite.local")
 public record LocalSeedProperties(Boolean seedEnabled, String seedFile, DemoIds demo) {
 
-    /** Each id may be blank: a random one is used then. */
-    public record DemoIds(String accountId, String projectId, String otherProjectId) {
+    /**
+     * Each id may be blank: a random one is used then. {@code memberId} is the demo account's owner,
+     * who creates the demo keys (agents-service's demo threads belong to this member, issue 19).
+     */
+    public record DemoIds(String accountId, String projectId, String otherProjectId, String memberId) {
+
+        public DemoIds(String accountId, String projectId, String otherProjectId) {
+            this(accountId, projectId, otherProjectId, null);
+        }
 
         static java.util.UUID idOr(String value) {
             return value == null || value.isBlank() ? java.util.UUID.randomUUID() : java.util.UUID.fromString(value);

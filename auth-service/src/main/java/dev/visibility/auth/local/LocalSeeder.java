@@ -29,9 +29,11 @@ import reactor.core.scheduler.Schedulers;
 import tools.jackson.databind.ObjectMapper;
 
 /**
- * Creates the local demo: one Plus account, its owner, "Demo project" (feature agent-picks) and
- * "Other demo project" (to prove isolation), a key with every scope of spec 5.5 for each (explicit
- * grants included) and a long-lived member token for the account API. Everything, the seed file
+ * Creates the local demo: one Plus account, its owner, "Demo project" (features agent-picks and
+ * managed-agents) and "Other demo project" (to prove isolation), a key with every scope of spec 5.5
+ * for each (explicit grants included), a key of the demo project with the default scopes (no
+ * explicit grants, for contrast: E8 to E10 refuse it with missing_scope), all created by the owner,
+ * and a long-lived member token for the account API. Everything, the seed file
  * included, happens in one transaction: a file that cannot be written leaves no data behind, so
  * the next start tries again.
  */
@@ -86,15 +88,18 @@ public class LocalSeeder {
     private Mono<SeedCredentials> createDemo(Path seedFile) {
         LocalSeedProperties.DemoIds ids = demoIds == null ? new LocalSeedProperties.DemoIds(null, null, null) : demoIds;
         return accounts.createAccount(LocalSeedProperties.DemoIds.idOr(ids.accountId()), "Demo account", Plan.PLUS)
-                .flatMap(accountId -> accounts.createMember(accountId, "admin@example.com", "Local admin", MemberRole.OWNER)
+                .flatMap(accountId -> accounts.createMember(LocalSeedProperties.DemoIds.idOr(ids.memberId()), accountId,
+                                "admin@example.com", "Local admin", MemberRole.OWNER)
                         .flatMap(ownerId -> demoProject(LocalSeedProperties.DemoIds.idOr(ids.projectId()), accountId, ownerId,
-                                "Demo project", List.of("agent-picks"))
-                                .flatMap(demo -> demoProject(LocalSeedProperties.DemoIds.idOr(ids.otherProjectId()), accountId,
+                                "Demo project", List.of("agent-picks", "managed-agents"))
+                                .flatMap(demo -> keys.create(demo.projectId(), "Local demo key (default scopes)", null, ownerId)
+                                .flatMap(defaults -> demoProject(LocalSeedProperties.DemoIds.idOr(ids.otherProjectId()), accountId,
                                         ownerId, "Other demo project", List.of())
                                         .flatMap(other -> memberTokens.issue(ownerId, Instant.now().plus(ADMIN_TOKEN_LIFETIME))
                                                 .map(token -> new SeedCredentials(accountId.toString(),
                                                         demo.projectId().toString(), demo.key().key(),
-                                                        other.projectId().toString(), other.key().key(), token))))))
+                                                        other.projectId().toString(), other.key().key(), token,
+                                                        defaults.key().key())))))))
                 .flatMap(credentials -> seedFile == null ? Mono.just(credentials)
                         : Mono.fromRunnable(() -> write(seedFile, credentials))
                                 .subscribeOn(Schedulers.boundedElastic())

@@ -70,7 +70,7 @@ class InternalLookupTest {
         String key = newKey(team.projectId(), null);
         Map<String, Object> body = json(apiKey(Secrets.sha256Hex(key)), 200);
         assertThat(body.keySet()).containsExactlyInAnyOrder("keyId", "projectId", "accountId", "name", "scopes", "features",
-                "plan", "apiAccess", "paused");
+                "plan", "apiAccess", "paused", "createdBy");
         assertThat(UUID.fromString((String) body.get("keyId"))).isNotNull();
         assertThat(body).containsEntry("projectId", team.projectId().toString())
                 .containsEntry("accountId", team.accountId().toString())
@@ -79,7 +79,17 @@ class InternalLookupTest {
                 .containsEntry("features", List.of("agent-picks"))
                 .containsEntry("plan", "pro")
                 .containsEntry("apiAccess", true)
-                .containsEntry("paused", false);
+                .containsEntry("paused", false)
+                .containsEntry("createdBy", null);
+    }
+
+    /** Issue 19: the member who created the key reaches the gateway, which forwards it to agents-service (E10 ownership). */
+    @Test
+    void apiKeyLookupNamesTheMemberWhoCreatedTheKey() {
+        Team team = accounts.team(Plan.PLUS);
+        String key = Db.await(tx.transactional(keys.create(team.projectId(), "created by the owner", null, team.ownerId())))
+                .key().key();
+        assertThat(json(apiKey(Secrets.sha256Hex(key)), 200)).containsEntry("createdBy", team.ownerId().toString());
     }
 
     @Test

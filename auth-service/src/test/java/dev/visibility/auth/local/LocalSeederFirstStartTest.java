@@ -86,14 +86,15 @@ class LocalSeederFirstStartTest {
         assertThat(memberTokens.findActive(Secrets.sha256Hex(seeded.get().adminToken())).block(Duration.ofSeconds(10))).isNotNull();
         assertThat(count("accounts")).isOne();
         assertThat(count("projects")).isEqualTo(2);
-        // every key creation is published on auth.keys, seeded ones included
-        assertThat(count("outbox")).isEqualTo(2);
+        // every key creation is published on auth.keys, seeded ones included: the two all-scopes keys
+        // and the demo project's key with the default scopes (issue 19)
+        assertThat(count("outbox")).isEqualTo(3);
 
         Path later = directory.resolve("later.json");
         assertThat(seeder.seedIfEmpty(later)).isEmpty();
         assertThat(later).doesNotExist();
         assertThat(count("accounts")).isOne();
-        assertThat(count("api_keys")).isEqualTo(2);
+        assertThat(count("api_keys")).isEqualTo(3);
     }
 
     @Test

@@ -65,28 +65,36 @@ class LocalSeederTest {
     }
 
     @Test
-    void seedWritesSixFieldsForItsOwnerOnlyAndTheCredentialsWork() throws Exception {
+    void seedWritesSevenFieldsForItsOwnerOnlyAndTheCredentialsWork() throws Exception {
         Path file = directory.resolve("not/yet/there/credentials.json");
         SeedCredentials seeded = new LocalSeeder(db, accounts, keys, memberTokens, tx, mapper).seed(file);
 
         Map<String, Object> written = Http.parse(Files.readString(file));
         assertThat(written.keySet()).containsExactlyInAnyOrder("accountId", "projectId", "apiKey", "otherProjectId", "otherApiKey",
-                "adminToken");
+                "adminToken", "defaultScopesApiKey");
         assertThat(written).containsEntry("apiKey", seeded.apiKey()).containsEntry("adminToken", seeded.adminToken());
         assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file))).isEqualTo("rw-------");
         assertThat(seeded.apiKey()).matches("^svc_live_[0-9a-f]{64}$");
         assertThat(seeded.otherApiKey()).matches("^svc_live_[0-9a-f]{64}$").isNotEqualTo(seeded.apiKey());
         assertThat(seeded.adminToken()).matches("^mat_[0-9a-f]{64}$");
-        assertThat(seeded.toString()).doesNotContain(seeded.apiKey(), seeded.otherApiKey(), seeded.adminToken());
+        assertThat(seeded.toString()).doesNotContain(seeded.apiKey(), seeded.otherApiKey(), seeded.adminToken(),
+                seeded.defaultScopesApiKey());
 
         assertThat(lookup("api-keys", seeded.apiKey())).containsEntry("projectId", seeded.projectId())
                 .containsEntry("accountId", seeded.accountId()).containsEntry("scopes", ApiKeyScopes.ALL)
-                .containsEntry("features", List.of("agent-picks")).containsEntry("plan", "plus").containsEntry("apiAccess", true);
+                .containsEntry("features", List.of("agent-picks", "managed-agents")).containsEntry("plan", "plus")
+                .containsEntry("apiAccess", true);
+        // issue 19: the key without the explicit grants (spec 5.6), for contrast; both created by the owner
+        Map<String, Object> defaults = lookup("api-keys", seeded.defaultScopesApiKey());
+        assertThat(defaults).containsEntry("projectId", seeded.projectId()).containsEntry("scopes", ApiKeyScopes.DEFAULTS);
+        assertThat(ApiKeyScopes.DEFAULTS).doesNotContain("agents.read", "agents.run");
         assertThat(lookup("api-keys", seeded.otherApiKey())).containsEntry("projectId", seeded.otherProjectId())
                 .containsEntry("scopes", ApiKeyScopes.ALL).containsEntry("features", List.of());
 
         Map<String, Object> admin = lookup("member-tokens", seeded.adminToken());
         assertThat(admin).containsEntry("accountId", seeded.accountId());
+        assertThat(lookup("api-keys", seeded.apiKey())).containsEntry("createdBy", admin.get("memberId"));
+        assertThat(defaults).containsEntry("createdBy", admin.get("memberId"));
         String bearer = TestAccounts.memberBearer(UUID.fromString(seeded.accountId()), UUID.fromString((String) admin.get("memberId")));
         @SuppressWarnings("unchecked")
         List<Map<String, Object>> projects = (List<Map<String, Object>>) data(json(client.get().uri("/api/v2/account/projects")
@@ -100,9 +108,12 @@ class LocalSeederTest {
         UUID account = UUID.randomUUID();
         UUID project = UUID.randomUUID();
         UUID other = UUID.randomUUID();
+        UUID owner = UUID.randomUUID();
         SeedCredentials seeded = new LocalSeeder(db, accounts, keys, memberTokens, tx, mapper,
-                new LocalSeedProperties.DemoIds(account.toString(), project.toString(), other.toString()))
+                new LocalSeedProperties.DemoIds(account.toString(), project.toString(), other.toString(), owner.toString()))
                 .seed(directory.resolve("fixed.json"));
+        // the owner's id is fixed too: agents-service's demo threads belong to the creator of the demo keys
+        assertThat(lookup("api-keys", seeded.apiKey())).containsEntry("createdBy", owner.toString());
         assertThat(seeded.accountId()).isEqualTo(account.toString());
         assertThat(seeded.projectId()).isEqualTo(project.toString());
         assertThat(seeded.otherProjectId()).isEqualTo(other.toString());

@@ -97,9 +97,15 @@ public class AuthServiceClient implements CredentialLookups {
         return token;
     }
 
-    /** {@code GET /internal/v1/api-keys/{hash}} of auth-service. */
+    /** {@code GET /internal/v1/api-keys/{hash}} of auth-service; {@code createdBy}: the member who created the key. */
     public record KeyLookup(String keyId, String projectId, String accountId, String name, Set<String> scopes,
-            Set<String> features, String plan, boolean apiAccess, boolean paused) {
+            Set<String> features, String plan, boolean apiAccess, boolean paused, String createdBy) {
+
+        /** A key without a recorded creator. */
+        public KeyLookup(String keyId, String projectId, String accountId, String name, Set<String> scopes,
+                Set<String> features, String plan, boolean apiAccess, boolean paused) {
+            this(keyId, projectId, accountId, name, scopes, features, plan, apiAccess, paused, null);
+        }
     }
 
     /** {@code GET /internal/v1/member-tokens/{hash}} of auth-service. */

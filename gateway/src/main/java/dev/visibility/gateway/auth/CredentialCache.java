@@ -63,7 +63,7 @@ public class CredentialCache {
         if (key.startsWith("k:")) {
             return authService.apiKey(hash)
                     .map(found -> found.map(k -> new EdgePrincipal(Kind.API_KEY, k.keyId(), k.projectId(), k.accountId(),
-                            k.scopes(), k.features(), k.plan(), k.apiAccess(), k.paused())));
+                            k.scopes(), k.features(), k.plan(), k.apiAccess(), k.paused(), k.createdBy())));
         }
         return authService.memberToken(hash)
                 .map(found -> found.map(m -> new EdgePrincipal(Kind.MEMBER, m.memberId(), null, m.accountId(),

@@ -74,6 +74,33 @@ class AccessWebFilterTest {
         assertThat(feature.body()).containsEntry("reason", "feature_not_enabled");
     }
 
+    /**
+     * Issue 19, DESIGN.md "Outcomes, traffic, agents": E9 and E10 errors always carry a reason; the
+     * gateway's scope refusal on them is {@code missing_scope} (agents.* are explicit grants, spec 5.6,
+     * so a key with the default scopes lacks them).
+     */
+    @Test
+    void theAgentsRoutesRefuseAKeyWithoutTheirScopeWithReasonMissingScope() {
+        String threads = "/api/v2/projects/" + OWN + "/agents/assistant/threads/0b6f1f5e-2a7c-4d3b-9e8f-1a2b3c4d5e6f";
+        EdgePrincipal defaults = new EdgePrincipal(EdgePrincipal.Kind.API_KEY, "k1", OWN, "a1",
+                Set.of("visibility.read", "actions.read", "traffic.read"), Set.of(), "plus", true, false);
+        for (var request : Map.of(threads + "/handoffs", HttpMethod.GET, threads, HttpMethod.DELETE,
+                "/api/v2/projects/" + OWN + "/agents/runs/0b6f1f5e-2a7c-4d3b-9e8f-1a2b3c4d5e6f", HttpMethod.GET).entrySet()) {
+            Outcome outcome = call(request.getValue(), request.getKey(), defaults);
+            assertThat(outcome.status()).as(request.getKey()).isEqualTo(403);
+            assertThat(outcome.body()).as(request.getKey()).containsEntry("error", "forbidden").containsEntry("reason", "missing_scope");
+        }
+        // agents.read reads handoffs but does not delete: E10 needs agents.run
+        EdgePrincipal reader = new EdgePrincipal(EdgePrincipal.Kind.API_KEY, "k1", OWN, "a1", Set.of("agents.read"), Set.of(),
+                "plus", true, false);
+        assertThat(call(HttpMethod.GET, threads + "/handoffs", reader).passed()).isTrue();
+        Outcome delete = call(HttpMethod.DELETE, threads, reader);
+        assertThat(delete.status()).isEqualTo(403);
+        assertThat(delete.body()).containsEntry("reason", "missing_scope");
+        assertThat(call(HttpMethod.DELETE, threads, new EdgePrincipal(EdgePrincipal.Kind.API_KEY, "k1", OWN, "a1",
+                Set.of("agents.run"), Set.of(), "plus", true, false)).passed()).isTrue();
+    }
+
     private record Outcome(MockServerWebExchange exchange, boolean passed, Integer status, Map<String, Object> body) {
     }
 

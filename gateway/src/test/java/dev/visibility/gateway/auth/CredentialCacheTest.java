@@ -48,6 +48,31 @@ class CredentialCacheTest {
         assertThat(source.lookups).hasValue(2);
     }
 
+    /** Issue 19: the member who created the key becomes the principal's key creator, then the token's. */
+    @Test
+    void theKeysCreatorReachesThePrincipalAndItsCaller() {
+        source.scopes.set(Set.of("agents.run"));
+        source.createdBy.set("3f2a9c1e-5b7d-4e8f-9a0b-1c2d3e4f5a6b");
+        EdgePrincipal principal = cache.apiKey(HASH).block().orElseThrow();
+        assertThat(principal.keyCreatorId()).isEqualTo("3f2a9c1e-5b7d-4e8f-9a0b-1c2d3e4f5a6b");
+        assertThat(principal.toCaller().keyCreatorId()).isEqualTo("3f2a9c1e-5b7d-4e8f-9a0b-1c2d3e4f5a6b");
+        assertThat(principal.toCaller().keyId()).isEqualTo("key-1");
+    }
+
+    /** auth-service's lookup answer (its record ApiKeyLookup) is read with the creator, and without one. */
+    @Test
+    void theLookupAnswerIsReadWithAndWithoutItsCreator() {
+        tools.jackson.databind.json.JsonMapper json = tools.jackson.databind.json.JsonMapper.builder().build();
+        String answer = """
+                {"keyId":"k","projectId":"p","accountId":"a","name":"n","scopes":["agents.run"],"features":[],
+                "plan":"plus","apiAccess":true,"paused":false%s}""";
+        assertThat(json.readValue(answer.formatted(",\"createdBy\":\"m-1\""), AuthServiceClient.KeyLookup.class).createdBy())
+                .isEqualTo("m-1");
+        AuthServiceClient.KeyLookup old = json.readValue(answer.formatted(""), AuthServiceClient.KeyLookup.class);
+        assertThat(old.createdBy()).isNull();
+        assertThat(old.scopes()).containsExactly("agents.run");
+    }
+
     @Test
     void aRevocationWinsOverABackgroundLookupUnderWay() {
         source.scopes.set(Set.of("actions.read"));
@@ -118,6 +143,7 @@ class CredentialCacheTest {
         final AtomicReference<Set<String>> scopes = new AtomicReference<>();
         final AtomicInteger lookups = new AtomicInteger();
         final AtomicReference<Boolean> failing = new AtomicReference<>(false);
+        final AtomicReference<String> createdBy = new AtomicReference<>();
         private volatile Sinks.Empty<Void> gate;
 
         void hold() {
@@ -140,7 +166,7 @@ class CredentialCacheTest {
             return wait.then(Mono.defer(() -> failing.get()
                     ? Mono.error(new Unavailable("Credentials cannot be checked right now; retry later"))
                     : Mono.just(Optional.of(new AuthServiceClient.KeyLookup("key-1", "project-1", "account-1", "CI",
-                            scopes.get(), Set.of(), "plus", true, false)))));
+                            scopes.get(), Set.of(), "plus", true, false, createdBy.get())))));
         }
 
         @Override

@@ -7,6 +7,7 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
 
 import dev.visibility.gateway.auth.EdgePrincipal;
+import dev.visibility.platform.security.InternalTokenClaims;
 import dev.visibility.platform.security.InternalTokenMinter;
 import dev.visibility.platform.security.InternalTokenProperties;
 import dev.visibility.platform.testing.TestTokens;
@@ -45,6 +46,21 @@ class InternalTokenRelayFilterTest {
         assertThat(jwt.getClaimAsStringList("scp")).containsExactly("actions.read");
         // the same principal reuses its token for the first half of its life
         assertThat(forward(key).getFirst(HttpHeaders.AUTHORIZATION)).isEqualTo(forwarded.getFirst(HttpHeaders.AUTHORIZATION));
+    }
+
+    /** Issue 19: the key's creator is a claim of the forwarded token (agents-service checks thread ownership with it). */
+    @Test
+    void theKeysCreatorIsForwardedInTheToken() {
+        EdgePrincipal created = new EdgePrincipal(EdgePrincipal.Kind.API_KEY, "k2", "p1", "a1", Set.of("agents.run"),
+                Set.of(), "plus", true, false, "3f2a9c1e-5b7d-4e8f-9a0b-1c2d3e4f5a6b");
+        Jwt jwt = NimbusJwtDecoder.withPublicKey(properties.verificationKey()).signatureAlgorithm(SignatureAlgorithm.RS256).build()
+                .decode(forward(created).getFirst(HttpHeaders.AUTHORIZATION).substring(7));
+        assertThat(jwt.getClaimAsString(InternalTokenClaims.KEY_CREATOR)).isEqualTo("3f2a9c1e-5b7d-4e8f-9a0b-1c2d3e4f5a6b");
+        assertThat(InternalTokenClaims.toCaller(jwt.getClaims()).keyCreatorId()).isEqualTo("3f2a9c1e-5b7d-4e8f-9a0b-1c2d3e4f5a6b");
+        // a key without a recorded creator carries no such claim
+        Jwt without = NimbusJwtDecoder.withPublicKey(properties.verificationKey()).signatureAlgorithm(SignatureAlgorithm.RS256).build()
+                .decode(forward(key).getFirst(HttpHeaders.AUTHORIZATION).substring(7));
+        assertThat(without.hasClaim(InternalTokenClaims.KEY_CREATOR)).isFalse();
     }
 
     @Test

@@ -21,12 +21,19 @@ public final class Topics {
     public static final String AUTH_KEYS = "auth.keys";
     /** key projectId: request counts per API key from the gateways → auth-service (project usage). */
     public static final String USAGE_REQUESTS = "usage.requests";
+    /** key projectId: managed-agent run status, usage, credits, draft output and review state, agent runner → agents-service. */
+    public static final String AGENTS_RUNS = "agents.runs";
+    /** key projectId: assistant threads created, handoffs offered, accepted or expired, credits used, assistant → agents-service. */
+    public static final String AGENTS_THREADS = "agents.threads";
+    /** key projectId: a deleted thread's live work must stop, agents-service (outbox) → agent runner. */
+    public static final String AGENTS_THREAD_STOPS = "agents.thread-stops";
     /** key subscription id: one record per (event, subscription); retry topics and DLT derive from it. */
     public static final String WEBHOOK_DELIVERIES = "webhook.deliveries";
 
     /** Topics created at start-up by every service (KafkaAdmin creates only the missing ones). */
     public static final List<String> ALL = List.of(TRACKING_RUNS, AGENTPICKS_RUNS, TRAFFIC_HITS, RECOMMENDATIONS,
-            OUTCOMES_MEASUREMENTS, PUBLIC_EVENTS, AUTH_KEYS, USAGE_REQUESTS, WEBHOOK_DELIVERIES);
+            OUTCOMES_MEASUREMENTS, PUBLIC_EVENTS, AUTH_KEYS, USAGE_REQUESTS, WEBHOOK_DELIVERIES, AGENTS_RUNS, AGENTS_THREADS,
+            AGENTS_THREAD_STOPS);
 
     /** Kafka header that carries the eventId of every record. */
     public static final String EVENT_ID_HEADER = "eventId";

@@ -15,6 +15,8 @@ public final class InternalTokenClaims {
     public static final String USER = "usr";
     public static final String SCOPES = "scp";
     public static final String FEATURES = "feat";
+    /** The member who created the API key ({@link Caller#keyCreatorId()}); absent for other credentials. */
+    public static final String KEY_CREATOR = "kcr";
 
     /** The scope of the gateway's own calls to {@code /internal/**} endpoints (never given to an API key). */
     public static final String INTERNAL_SCOPE = "internal";
@@ -25,7 +27,8 @@ public final class InternalTokenClaims {
 
     public static Caller toCaller(Map<String, Object> claims) {
         return new Caller(text(claims.get(ACCOUNT)), text(claims.get(PROJECT)), text(claims.get(KEY)),
-                text(claims.get(CLIENT)), text(claims.get(USER)), set(claims.get(SCOPES)), set(claims.get(FEATURES)));
+                text(claims.get(CLIENT)), text(claims.get(USER)), set(claims.get(SCOPES)), set(claims.get(FEATURES)),
+                text(claims.get(KEY_CREATOR)));
     }
 
     private static String text(Object value) {

@@ -45,7 +45,8 @@ public final class InternalTokenMinter {
                 .claim(InternalTokenClaims.CLIENT, caller.clientId())
                 .claim(InternalTokenClaims.USER, caller.userId())
                 .claim(InternalTokenClaims.SCOPES, new ArrayList<>(caller.scopes()))
-                .claim(InternalTokenClaims.FEATURES, new ArrayList<>(caller.features()));
+                .claim(InternalTokenClaims.FEATURES, new ArrayList<>(caller.features()))
+                .claim(InternalTokenClaims.KEY_CREATOR, caller.keyCreatorId());
         SignedJWT jwt = new SignedJWT(new JWSHeader(JWSAlgorithm.RS256), claims.build());
         try {
             jwt.sign(signer);

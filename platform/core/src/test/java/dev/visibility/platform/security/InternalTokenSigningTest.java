@@ -48,6 +48,20 @@ class InternalTokenSigningTest {
         assertThat(jwt.getAudience()).containsExactly("suite-services");
     }
 
+    /** Issue 19: the member who created the API key travels in the token; E10 checks the thread's owner against it. */
+    @Test
+    void theKeyCreatorTravelsInTheTokenAndIsAbsentWithoutOne() {
+        Caller withCreator = new Caller("acct", CALLER.projectId(), "key", null, null, Set.of("agents.run"), Set.of(),
+                "3f2a9c1e-5b7d-4e8f-9a0b-1c2d3e4f5a6b");
+        Jwt jwt = service.decode(new InternalTokenMinter(PROPERTIES).mint(withCreator));
+        assertThat(jwt.getClaimAsString(InternalTokenClaims.KEY_CREATOR)).isEqualTo("3f2a9c1e-5b7d-4e8f-9a0b-1c2d3e4f5a6b");
+        assertThat(InternalTokenClaims.toCaller(jwt.getClaims())).isEqualTo(withCreator);
+
+        Jwt without = service.decode(new InternalTokenMinter(PROPERTIES).mint(CALLER));
+        assertThat(without.hasClaim(InternalTokenClaims.KEY_CREATOR)).isFalse();
+        assertThat(InternalTokenClaims.toCaller(without.getClaims()).keyCreatorId()).isNull();
+    }
+
     @Test
     void aTokenOfAnotherKeyPairIsRefused() {
         KeyPair other = InternalTokenKeys.generate();
