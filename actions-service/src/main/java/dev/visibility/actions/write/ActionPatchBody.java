@@ -1,41 +1,38 @@
 package dev.visibility.actions.write;
 
-import java.util.Optional;
 import java.util.UUID;
 
 import dev.visibility.actions.action.ActionStatus;
 import dev.visibility.platform.error.InvalidRequest;
-import dev.visibility.platform.web.RequestBodies;
 import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Size;
+import tools.jackson.databind.JsonNode;
 
 /**
  * The body of {@code PATCH …/actions/{actionId}}, read and validated by the platform's
  * {@code RequestBodies}. {@code assignedTo} and {@code targetLabel} may be set to null (unassign,
- * clear the label): absent is {@code null}, JSON null is {@code Optional.empty()}. At least one
- * field must be given.
+ * clear the label), so {@link #toPatch} asks the body whether they were given. At least one field
+ * must be given.
  */
 public record ActionPatchBody(
         @Pattern(regexp = "suggested|accepted|live|archived",
                 message = "must be one of suggested, accepted, live, archived") String status,
-        Optional<UUID> assignedTo,
+        UUID assignedTo,
         @Pattern(regexp = ActionBodies.PRIORITY, message = ActionBodies.PRIORITY_MESSAGE) String priority,
-        Optional<@Pattern(regexp = ActionBodies.NOT_BLANK, message = "must not be blank")
-                @Size(max = ActionBodies.MAX_TARGET_LABEL) String> targetLabel,
-        Boolean blocked) implements RequestBodies.Checked {
+        @Pattern(regexp = ActionBodies.NOT_BLANK, message = "must not be blank")
+        @Size(max = ActionBodies.MAX_TARGET_LABEL) String targetLabel,
+        Boolean blocked) {
 
-    @Override
-    public void check() {
-        if (status == null && assignedTo == null && priority == null && targetLabel == null && blocked == null) {
+    /** The change: {@code body} tells a field set to null ({@code "assignedTo": null}) from one not given. */
+    ActionPatch toPatch(JsonNode body) {
+        ActionPatch patch = new ActionPatch(status == null ? null : ActionStatus.fromWire(status),
+                body.has("assignedTo") ? new ActionPatch.Set<>(assignedTo) : null,
+                priority,
+                body.has("targetLabel") ? new ActionPatch.Set<>(targetLabel == null ? null : targetLabel.strip()) : null,
+                blocked);
+        if (patch.isEmpty()) {
             throw new InvalidRequest("The body must change at least one of assignedTo, blocked, priority, status, targetLabel");
         }
-    }
-
-    ActionPatch toPatch() {
-        return new ActionPatch(status == null ? null : ActionStatus.fromWire(status),
-                assignedTo == null ? null : new ActionPatch.Set<>(assignedTo.orElse(null)),
-                priority,
-                targetLabel == null ? null : new ActionPatch.Set<>(targetLabel.map(String::strip).orElse(null)),
-                blocked);
+        return patch;
     }
 }

@@ -49,7 +49,7 @@ class ActionWriteController {
             @RequestBody(required = false) JsonNode body) {
         UUID project = QueryParams.pathUuid("projectId", projectId);
         UUID action = QueryParams.pathUuid("actionId", actionId);
-        ActionPatch patch = bodies.read(body, ActionPatchBody.class).toPatch();
+        ActionPatch patch = bodies.read(body, ActionPatchBody.class).toPatch(body);
         return CurrentCaller.get()
                 .flatMap(caller -> writes.update(project, action, caller.accountId(), Actor.of(caller), patch))
                 .map(a -> Envelope.of(ActionViews.summary(a), projectId));

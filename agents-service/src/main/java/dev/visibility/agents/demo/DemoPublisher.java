@@ -1,26 +1,18 @@
 package dev.visibility.agents.demo;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 
 import dev.visibility.platform.events.AgentRunRecorded;
 import dev.visibility.platform.events.AssistantThreadRecorded;
 import dev.visibility.platform.events.StringProducer;
+import dev.visibility.platform.demo.DemoRecords;
 import dev.visibility.platform.events.Topics;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.context.event.EventListener;
-import org.springframework.kafka.support.SendResult;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.stereotype.Component;
 import tools.jackson.databind.ObjectMapper;
@@ -57,10 +49,9 @@ class DemoPublisher {
             }
             return;
         }
-        writeExamples(new DemoData(demo.projectId(), demo.memberId(), Instant.now()).examples());
-        Thread thread = new Thread(this::publishDemo, "agents-demo");
-        thread.setDaemon(true);
-        thread.start();
+        DemoRecords.writeExamples(demo.examplesPath(), new DemoData(demo.projectId(), demo.memberId(), Instant.now()).examples(),
+                mapper);
+        DemoRecords.inBackground("agents-demo", this::publishDemo);
     }
 
     private void publishDemo() {
@@ -74,41 +65,21 @@ class DemoPublisher {
                 return;
             }
             String key = demo.projectId().toString();
-            List<CompletableFuture<SendResult<String, String>>> sent = new ArrayList<>();
+            DemoRecords records = new DemoRecords(producer, mapper);
             // threads first: the runs are what the next start checks, so they go last
             List<AssistantThreadRecorded> threads = data.threads();
             for (AssistantThreadRecorded record : threads) {
-                sent.add(producer.template().send(Topics.AGENTS_THREADS, key, mapper.writeValueAsString(record)));
+                records.send(Topics.AGENTS_THREADS, key, record);
             }
             List<AgentRunRecorded> runs = data.runs();
             for (AgentRunRecorded record : runs) {
-                sent.add(producer.template().send(Topics.AGENTS_RUNS, key, mapper.writeValueAsString(record)));
+                records.send(Topics.AGENTS_RUNS, key, record);
             }
-            CompletableFuture.allOf(sent.toArray(CompletableFuture[]::new)).get(120, TimeUnit.SECONDS);
+            records.await(Duration.ofSeconds(120));
             log.info("Demo data published for project {}: {} run records, {} thread records{}", demo.projectId(), runs.size(),
                     threads.size(), demo.memberId() == null ? " (no threads: suite.demo.member-id is not set)" : "");
         } catch (Exception e) {
             log.warn("Publishing the demo data failed ({}); the next start tries again", e.toString());
-        }
-    }
-
-    private void writeExamples(Map<String, String> examples) {
-        Path path = demo.examplesPath();
-        if (path == null) {
-            return;
-        }
-        try {
-            if (path.getParent() != null) {
-                Files.createDirectories(path.getParent());
-            }
-            // one "key": value pair a line, so the suite can merge it into credentials.json
-            String json = "{\n  \"examples\": " + mapper.writeValueAsString(examples) + "\n}\n";
-            Path temporary = path.resolveSibling(path.getFileName() + ".tmp");
-            Files.writeString(temporary, json);
-            Files.move(temporary, path, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-            log.info("Demo example requests written to {}", path);
-        } catch (IOException e) {
-            log.warn("Could not write the demo example requests to {}: {}", path, e.toString());
         }
     }
 }

@@ -256,9 +256,11 @@ class ThreadsTest extends AgentsTest {
                 r -> key.equals(r.key()), 5, WITHIN);
         assertThat(dead).extracting(ConsumerRecord::value).containsExactly("[]", noHandoff, otherProject, neverOffered, badKind);
         assertThat(dead).extracting(r -> new String(r.headers().lastHeader(DeadLetters.REASON_HEADER).value(), StandardCharsets.UTF_8))
-                .containsExactly("poison: not the JSON of AssistantThreadRecorded", "poison: handoff_offered needs handoff",
+                // the topic's schema (docs/events/agents.threads.schema.json) first, then the service's rules
+                .containsExactly("poison: not a JSON object",
+                        "poison: does not match the schema of agents.threads (/handoff type)",
                         "poison: the thread belongs to another project", "poison: names a handoff never offered in this thread",
-                        "poison: kind must be one of thread_created, handoff_offered, handoff_accepted, handoff_expired, credits_used");
+                        "poison: does not match the schema of agents.threads (/kind enum)");
         assertThat(count("SELECT count(*) FROM thread_credits WHERE thread_id = $1", thread)).isZero();
     }
 }

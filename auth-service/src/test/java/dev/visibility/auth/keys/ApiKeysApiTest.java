@@ -173,8 +173,9 @@ class ApiKeysApiTest {
                 Map.entry("{\"name\": \"ok\", \"scopes\": \"visibility.read\"}", "'scopes'"),
                 Map.entry("{\"name\": \"ok\", \"scopes\": {\"a\": 1}}", "'scopes'"),
                 Map.entry("{\"name\": \"ok\", \"scopes\": [null]}", "'scopes'"),
-                // Jackson reports no field path for this one; the platform's generic JSON message applies
-                Map.entry("{\"name\": \"ok\", \"scopes\": [[\"visibility.read\"]]}", "not valid JSON"),
+                // a nested array: the wrong JSON type, named (RequestBodies)
+                Map.entry("{\"name\": \"ok\", \"scopes\": [[\"visibility.read\"]]}", "'scopes'"),
+                Map.entry("{\"name\": \"ok\", \"scope\": []}", "'scope' is not known"),
                 Map.entry("[]", ""),
                 Map.entry("null", ""),
                 Map.entry("\"name\"", ""),

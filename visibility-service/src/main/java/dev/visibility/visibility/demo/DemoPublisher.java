@@ -1,18 +1,10 @@
 package dev.visibility.visibility.demo;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 
+import dev.visibility.platform.demo.DemoRecords;
 import dev.visibility.platform.events.Topics;
 import dev.visibility.visibility.config.VisibilityProperties;
 import dev.visibility.platform.events.StringProducer;
@@ -21,7 +13,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.context.event.EventListener;
-import org.springframework.kafka.support.SendResult;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.stereotype.Component;
 import tools.jackson.databind.ObjectMapper;
@@ -62,11 +53,9 @@ class DemoPublisher {
             return;
         }
         // written before readiness, so that the suite finds it once the service is ready
-        writeExamples(new DemoData(demo.projectId(), demo.accountId(), LocalDate.now(ZoneOffset.UTC),
-                visibility.responseRetention()).examples());
-        Thread thread = new Thread(this::publishDemo, "visibility-demo");
-        thread.setDaemon(true);
-        thread.start();
+        DemoRecords.writeExamples(demo.examplesPath(), new DemoData(demo.projectId(), demo.accountId(),
+                LocalDate.now(ZoneOffset.UTC), visibility.responseRetention()).examples(), mapper);
+        DemoRecords.inBackground("visibility-demo", this::publishDemo);
     }
 
     private void publishDemo() {
@@ -80,54 +69,30 @@ class DemoPublisher {
                 log.info("Demo data skipped: project {} already has tracking runs", demo.projectId());
                 return;
             }
-            List<CompletableFuture<SendResult<String, String>>> sent = new ArrayList<>();
+            DemoRecords records = new DemoRecords(producer, mapper);
             for (TrackingRunCompleted run : primary.trackingRuns(demo.days(), true)) {
-                sent.add(send(Topics.TRACKING_RUNS, run.projectId().toString(), run));
+                records.send(Topics.TRACKING_RUNS, run.projectId().toString(), run);
             }
             int otherRuns = 0;
             if (demo.otherProjectId() != null) {
                 DemoData other = new DemoData(demo.otherProjectId(), demo.accountId(), today, visibility.responseRetention());
                 for (TrackingRunCompleted run : other.trackingRuns(demo.days(), false)) {
-                    sent.add(send(Topics.TRACKING_RUNS, run.projectId().toString(), run));
+                    records.send(Topics.TRACKING_RUNS, run.projectId().toString(), run);
                     otherRuns++;
                 }
             }
-            int records = 0;
+            int agentPicksRecords = 0;
             for (DemoData.DemoRun run : primary.agentPicksRuns()) {
                 for (var record : run.records()) {
-                    sent.add(send(Topics.AGENTPICKS_RUNS, run.runId().toString(), record));
-                    records++;
+                    records.send(Topics.AGENTPICKS_RUNS, run.runId().toString(), record);
+                    agentPicksRecords++;
                 }
             }
-            CompletableFuture.allOf(sent.toArray(CompletableFuture[]::new)).get(120, TimeUnit.SECONDS);
+            records.await(Duration.ofSeconds(120));
             log.info("Demo data published: {} days of tracking runs for project {}{}, {} agent-picks records",
-                    demo.days(), demo.projectId(), otherRuns > 0 ? " and " + demo.otherProjectId() : "", records);
+                    demo.days(), demo.projectId(), otherRuns > 0 ? " and " + demo.otherProjectId() : "", agentPicksRecords);
         } catch (Exception e) {
             log.warn("Publishing the demo data failed ({}); the next start tries again", e.toString());
-        }
-    }
-
-    private CompletableFuture<SendResult<String, String>> send(String topic, String key, Object record) {
-        return producer.template().send(topic, key, mapper.writeValueAsString(record));
-    }
-
-    private void writeExamples(Map<String, String> examples) {
-        Path path = demo.examplesPath();
-        if (path == null) {
-            return;
-        }
-        try {
-            if (path.getParent() != null) {
-                Files.createDirectories(path.getParent());
-            }
-            // one "key": value pair a line, so the suite can merge it into credentials.json
-            String json = "{\n  \"examples\": " + mapper.writeValueAsString(examples) + "\n}\n";
-            Path temporary = path.resolveSibling(path.getFileName() + ".tmp");
-            Files.writeString(temporary, json);
-            Files.move(temporary, path, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-            log.info("Demo example requests written to {}", path);
-        } catch (IOException e) {
-            log.warn("Could not write the demo example requests to {}: {}", path, e.toString());
         }
     }
 }

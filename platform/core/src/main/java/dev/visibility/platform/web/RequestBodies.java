@@ -32,8 +32,8 @@ import tools.jackson.databind.exc.UnrecognizedPropertyException;
  * <li>a broken constraint ("Field 'title' must not be blank"), the first in field order;</li>
  * <li>what the record's own {@link Checked#check()} refuses (rules between fields).</li>
  * </ul>
- * A field that may be absent, null or a value (PATCH) is an {@code Optional}: absent is
- * {@code null}, JSON null is {@code Optional.empty()}.
+ * Where absent and null mean different things (a PATCH that clears a field), the caller asks the
+ * body itself ({@code body.has(name)}); the record holds the values.
  */
 public final class RequestBodies {
 
@@ -93,7 +93,7 @@ public final class RequestBodies {
             ConstraintViolation<T> first = violations.stream()
                     .min(Comparator.comparing((ConstraintViolation<T> v) -> v.getPropertyPath().toString()))
                     .orElseThrow();
-            String field = first.getPropertyPath().toString().replaceAll("\\[\\d*]|<[^>]*>", "");
+            String field = first.getPropertyPath().toString().replaceAll("\\[[^]]*]|\\.?<[^>]*>", "");
             throw new InvalidParameter(field, "Field '" + field + "' " + first.getMessage());
         }
         if (value instanceof Checked checked) {
