@@ -17,7 +17,6 @@ import java.util.UUID;
 import dev.visibility.auth.accounts.AccountRepository;
 import dev.visibility.auth.accounts.MemberRole;
 import dev.visibility.auth.accounts.Plan;
-import dev.visibility.auth.config.Db;
 import dev.visibility.auth.keys.ApiKeyScopes;
 import dev.visibility.auth.keys.ApiKeyService;
 import dev.visibility.auth.keys.ApiKeyService.CreatedApiKey;
@@ -69,16 +68,23 @@ public class LocalSeeder {
         this.mapper = mapper;
     }
 
+    /**
+     * Seeding runs once at start-up, possibly while every service of the suite starts on the same
+     * few cores: it may take longer than a request's {@code Db.TIMEOUT}.
+     */
+    static final Duration SEEDING_LIMIT = Duration.ofSeconds(90);
+
     /** Seeds when no account exists yet; answers the credentials, or empty when data was already there. */
     public Optional<SeedCredentials> seedIfEmpty(Path seedFile) {
-        return Db.awaitOptional(tx.transactional(lock()
+        return tx.transactional(lock()
                 .then(accounts.anyAccountExists())
-                .flatMap(exists -> exists ? Mono.<SeedCredentials>empty() : createDemo(seedFile))));
+                .flatMap(exists -> exists ? Mono.<SeedCredentials>empty() : createDemo(seedFile)))
+                .blockOptional(SEEDING_LIMIT);
     }
 
     /** Seeds a demo account whatever exists already. */
     public SeedCredentials seed(Path seedFile) {
-        return Db.await(tx.transactional(lock().then(createDemo(seedFile))));
+        return tx.transactional(lock().then(createDemo(seedFile))).block(SEEDING_LIMIT);
     }
 
     private Mono<Void> lock() {
