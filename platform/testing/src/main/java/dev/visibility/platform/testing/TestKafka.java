@@ -1,5 +1,7 @@
 package dev.visibility.platform.testing;
 
+import static org.awaitility.Awaitility.await;
+
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,6 +19,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.awaitility.core.ConditionTimeoutException;
 
 /**
  * Plain Kafka clients against the shared test broker, as an internal producer or another service
@@ -54,27 +57,73 @@ public final class TestKafka {
         }
     }
 
-    /** Reads {@code topic} from the beginning until {@code count} records match or {@code within} passes. */
+    /**
+     * Reads {@code topic} from the beginning until {@code count} records match, and answers them;
+     * fails (with what it found) when they have not arrived {@code within}. For "and nothing more",
+     * use {@link #recordsBefore} with a sentinel instead of reading on for a while.
+     */
     public static List<ConsumerRecord<String, String>> awaitRecords(String topic,
             Predicate<ConsumerRecord<String, String>> matching, int count, Duration within) {
+        List<ConsumerRecord<String, String>> found = new ArrayList<>();
+        try (KafkaConsumer<String, String> consumer = consumer(topic)) {
+            await("%d matching records on %s".formatted(count, topic)).atMost(within)
+                    .pollInSameThread().pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(10))
+                    .until(() -> {
+                        consumer.poll(Duration.ofMillis(200)).forEach(record -> {
+                            if (matching.test(record)) {
+                                found.add(record);
+                            }
+                        });
+                        return found.size() >= count;
+                    });
+        } catch (ConditionTimeoutException e) {
+            throw new AssertionError("Only " + found.size() + " of " + count + " matching records arrived on " + topic
+                    + " within " + within + ": " + found.stream().map(ConsumerRecord::value).toList(), e);
+        }
+        return found;
+    }
+
+    /**
+     * The proof that nothing more arrived: reads {@code topic} from the beginning until a record
+     * matching {@code sentinel} arrives, and answers the records matching {@code matching} that came
+     * before it. Publish the sentinel after whatever is under test, to the same partition (the same
+     * key), so that everything the test caused is ahead of it in that partition; records published
+     * to other partitions are not ordered against it.
+     */
+    public static List<ConsumerRecord<String, String>> recordsBefore(String topic,
+            Predicate<ConsumerRecord<String, String>> matching, Predicate<ConsumerRecord<String, String>> sentinel,
+            Duration within) {
+        List<ConsumerRecord<String, String>> before = new ArrayList<>();
+        boolean[] seen = new boolean[1];
+        try (KafkaConsumer<String, String> consumer = consumer(topic)) {
+            await("the sentinel on " + topic).atMost(within)
+                    .pollInSameThread().pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(10))
+                    .until(() -> {
+                        for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(200))) {
+                            if (seen[0]) {
+                                continue;
+                            }
+                            if (sentinel.test(record)) {
+                                seen[0] = true;
+                            } else if (matching.test(record)) {
+                                before.add(record);
+                            }
+                        }
+                        return seen[0];
+                    });
+        }
+        return before;
+    }
+
+    private static KafkaConsumer<String, String> consumer(String topic) {
         Properties props = new Properties();
         props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, SharedInfrastructure.kafkaBootstrapServers());
         props.put(ConsumerConfig.GROUP_ID_CONFIG, "test-" + UUID.randomUUID());
         props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
         props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
-        List<ConsumerRecord<String, String>> found = new ArrayList<>();
-        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(props)) {
-            consumer.subscribe(List.of(topic));
-            long deadline = System.nanoTime() + within.toNanos();
-            while (System.nanoTime() < deadline && found.size() < count) {
-                for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(200))) {
-                    if (matching.test(record)) {
-                        found.add(record);
-                    }
-                }
-            }
-        }
-        return found;
+        KafkaConsumer<String, String> consumer = new KafkaConsumer<>(props);
+        consumer.subscribe(List.of(topic));
+        return consumer;
     }
 }
