@@ -4,19 +4,28 @@ import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.UUID;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Predicate;
 
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.awaitility.core.ConditionTimeoutException;
@@ -113,6 +122,34 @@ public final class TestKafka {
                     });
         }
         return before;
+    }
+
+    /**
+     * Waits until the consumer group {@code groupId} has committed, on every partition of
+     * {@code topic}, the offsets that were the partitions' ends when called: every record published
+     * before this call has been processed. The sentinel of a consumer whose effect under test is
+     * that nothing happens (a duplicate ignored, a cancelled retry not sent).
+     */
+    public static void awaitConsumed(String groupId, String topic, Duration within) {
+        try (Admin admin = Admin.create(Map.<String, Object>of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                SharedInfrastructure.kafkaBootstrapServers()))) {
+            Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
+            admin.describeTopics(List.of(topic)).allTopicNames().get(10, TimeUnit.SECONDS).get(topic).partitions()
+                    .forEach(p -> latest.put(new TopicPartition(topic, p.partition()), OffsetSpec.latest()));
+            Map<TopicPartition, Long> ends = new HashMap<>();
+            admin.listOffsets(latest).all().get(10, TimeUnit.SECONDS).forEach((partition, info) -> ends.put(partition, info.offset()));
+            await("group " + groupId + " past " + ends).atMost(within).pollInterval(Duration.ofMillis(100)).until(() -> {
+                Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(groupId)
+                        .partitionsToOffsetAndMetadata().get(10, TimeUnit.SECONDS);
+                return ends.entrySet().stream().allMatch(end -> end.getValue() == 0
+                        || committed.get(end.getKey()) != null && committed.get(end.getKey()).offset() >= end.getValue());
+            });
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("Could not read the offsets of " + topic, e);
+        }
     }
 
     private static KafkaConsumer<String, String> consumer(String topic) {
