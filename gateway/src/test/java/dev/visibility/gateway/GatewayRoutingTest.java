@@ -11,6 +11,7 @@ import java.util.stream.Collectors;
 
 import dev.visibility.gateway.routing.ApiRoute;
 import dev.visibility.gateway.routing.RouteTable;
+import dev.visibility.platform.testing.Http;
 import dev.visibility.platform.testing.KeepAliveRequests;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -18,11 +19,9 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.cloud.gateway.route.RouteLocator;
-import org.springframework.http.MediaType;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.web.reactive.server.WebTestClient;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The gateway routes every path of the route table; unknown paths are 404 and a service that
@@ -53,7 +52,7 @@ class GatewayRoutingTest {
 
     @BeforeEach
     void setUp() {
-        client = WebTestClient.bindToServer().baseUrl("http://localhost:" + port).build();
+        client = Http.client(port);
     }
 
     @Test
@@ -96,15 +95,9 @@ class GatewayRoutingTest {
         assertThat(refused).hasSize(300).containsOnly(401);
     }
 
-    @SuppressWarnings("unchecked")
     private Map<String, Object> error(WebTestClient.RequestHeadersSpec<?> request, int status) {
-        byte[] raw = request.exchange().expectStatus().isEqualTo(status)
-                .expectHeader().contentTypeCompatibleWith(MediaType.APPLICATION_JSON)
-                .expectBody().returnResult().getResponseBody();
-        Map<String, Object> body = JsonMapper.builder().build().readValue(raw, Map.class);
-        assertThat(body.keySet()).contains("error", "message", "status").isSubsetOf("error", "message", "status", "reason");
-        assertThat(body.get("status")).isEqualTo(status);
-        assertThat(body.toString()).doesNotContain("Exception").doesNotContain("127.0.0.1");
+        Map<String, Object> body = Http.error(request, status);
+        assertThat(body.toString()).doesNotContain("127.0.0.1");
         return body;
     }
 

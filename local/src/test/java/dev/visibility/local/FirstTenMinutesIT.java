@@ -32,6 +32,8 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import com.sun.net.httpserver.HttpServer;
+import org.awaitility.core.ConditionTimeoutException;
+import org.awaitility.core.TerminalFailureException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -42,6 +44,7 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import static org.assertj.core.api.Assertions.fail;
 
 /**
@@ -237,11 +240,9 @@ class FirstTenMinutesIT {
             assertThat(revoked.statusCode()).as(revoked.body()).isEqualTo(200);
             assertThat(JSON.readTree(revoked.body()).path("data").path("revokedAt").isString()).isTrue();
             long revokedAt = System.nanoTime();
-            HttpResponse<String> refused = call("GET", "/api/v2/projects/" + projectId + "/webhooks", narrowed, null);
-            while (refused.statusCode() != 401 && seconds(revokedAt) < 10) {
-                Thread.sleep(100);
-                refused = call("GET", "/api/v2/projects/" + projectId + "/webhooks", narrowed, null);
-            }
+            HttpResponse<String> refused = await("the revoked key refused").atMost(Duration.ofSeconds(10)).pollDelay(Duration.ZERO)
+                    .pollInterval(Duration.ofMillis(100))
+                    .until(() -> call("GET", "/api/v2/projects/" + projectId + "/webhooks", narrowed, null), r -> r.statusCode() == 401);
             System.out.printf("TIMING revocation -> 401 at the gateway: %.2f s%n", seconds(revokedAt));
             assertThat(refused.statusCode()).as("the revoked key after 10 s: %s", refused.body()).isEqualTo(401);
             assertThat(JSON.readTree(refused.body()).path("error").asString()).isEqualTo("unauthorized");
@@ -382,21 +383,19 @@ class FirstTenMinutesIT {
     }
 
     private static String awaitLine(Path output, Pattern pattern, Duration timeout, Process process) throws Exception {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (System.nanoTime() < deadline) {
-            if (Files.exists(output)) {
-                for (String line : Files.readAllLines(output, StandardCharsets.UTF_8)) {
-                    if (pattern.matcher(line).find()) {
-                        return line;
-                    }
-                }
-            }
-            if (!process.isAlive()) {
-                fail("the process exited (" + process.exitValue() + ") before printing " + pattern + ":\n" + Files.readString(output));
-            }
-            Thread.sleep(100);
+        try {
+            return await("a line matching " + pattern).atMost(timeout).pollInterval(Duration.ofMillis(100))
+                    .failFast("the process exited before printing " + pattern, () -> !process.isAlive())
+                    .until(() -> {
+                        if (!Files.exists(output)) {
+                            return null;
+                        }
+                        return Files.readAllLines(output, StandardCharsets.UTF_8).stream()
+                                .filter(line -> pattern.matcher(line).find()).findFirst().orElse(null);
+                    }, line -> line != null);
+        } catch (ConditionTimeoutException | TerminalFailureException e) {
+            return fail(e.getMessage() + ":\n" + Files.readString(output));
         }
-        return fail("no line matching " + pattern + " within " + timeout + ":\n" + Files.readString(output));
     }
 
     /** Alive and not a zombie (an exited child that its parent, here maybe PID 1, has not reaped yet). */
@@ -486,22 +485,21 @@ class FirstTenMinutesIT {
 
         /** The first delivery of each event whose data.runId is the run's; fails after the delivery time-out. */
         Map<String, Delivery> awaitRun(String runId, Set<String> events) throws InterruptedException {
-            long deadline = System.nanoTime() + DELIVERY_TIMEOUT.toNanos();
             Map<String, Delivery> found = new HashMap<>();
-            while (System.nanoTime() < deadline) {
-                for (Delivery delivery : deliveries) {
-                    if (events.contains(delivery.event()) && !found.containsKey(delivery.event())
-                            && runId.equals(delivery.json().path("data").path("runId").asString(null))) {
-                        found.put(delivery.event(), delivery);
+            try {
+                return await("deliveries of run " + runId).atMost(DELIVERY_TIMEOUT).pollInterval(Duration.ofMillis(100)).until(() -> {
+                    for (Delivery delivery : deliveries) {
+                        if (events.contains(delivery.event()) && !found.containsKey(delivery.event())
+                                && runId.equals(delivery.json().path("data").path("runId").asString(null))) {
+                            found.put(delivery.event(), delivery);
+                        }
                     }
-                }
-                if (found.keySet().equals(events)) {
                     return found;
-                }
-                Thread.sleep(100);
+                }, f -> f.keySet().equals(events));
+            } catch (ConditionTimeoutException e) {
+                return fail("within " + DELIVERY_TIMEOUT + " the receiver got " + found.keySet() + " of " + events + " for run " + runId
+                        + " (" + deliveries.size() + " deliveries in all)");
             }
-            return fail("within " + DELIVERY_TIMEOUT + " the receiver got " + found.keySet() + " of " + events + " for run " + runId
-                    + " (" + deliveries.size() + " deliveries in all)");
         }
 
         void stop() {

@@ -11,8 +11,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
+import dev.visibility.platform.testing.JsonShapes;
 import dev.visibility.platform.events.Topics;
-import dev.visibility.systemtests.Api.Response;
+import dev.visibility.platform.testing.Http.Answer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
 
@@ -171,7 +172,7 @@ class ActionsSystemTest extends SystemTest {
 
     private static void assertSchema(Event event) {
         assertThat(event.data()).containsEntry("event", event.type());
-        Schemas.assertValidEvent(event.type(), event.delivery());
+        JsonShapes.assertValidEvent(event.type(), event.delivery());
     }
 
     // --- E3 --------------------------------------------------------------------------------------
@@ -370,13 +371,13 @@ class ActionsSystemTest extends SystemTest {
         String twoId = awaitRecommendation(otherProject(), two);
 
         // E6: {data: {hasMore, actions[]}} with no meta, at most 100, hasMore when truncated
-        Response crowdedAnswer = call("GET", otherProject(), "/actions/from-prompt?promptId=" + crowded, otherKey(), null);
+        Answer crowdedAnswer = call("GET", otherProject(), "/actions/from-prompt?promptId=" + crowded, otherKey(), null);
         assertThat(crowdedAnswer.status()).as(crowdedAnswer.body()).isEqualTo(200);
         assertThat(crowdedAnswer.json()).containsOnlyKeys("data");
         assertThat(crowdedAnswer.data()).containsOnlyKeys("hasMore", "actions").containsEntry("hasMore", true);
         assertThat(list(crowdedAnswer.data().get("actions"))).hasSize(100);
 
-        Response quietAnswer = call("GET", otherProject(), "/actions/from-prompt?promptId=" + quiet, otherKey(), null);
+        Answer quietAnswer = call("GET", otherProject(), "/actions/from-prompt?promptId=" + quiet, otherKey(), null);
         assertThat(quietAnswer.status()).isEqualTo(200);
         assertThat(quietAnswer.data()).containsEntry("hasMore", false);
         List<Map<String, Object>> linked = list(quietAnswer.data().get("actions"));
@@ -392,7 +393,7 @@ class ActionsSystemTest extends SystemTest {
         assertBadParameter(call("GET", otherProject(), "/actions/from-prompt", otherKey(), null), "promptId");
         assertBadParameter(call("GET", otherProject(), "/actions/from-prompt?promptId=nope", otherKey(), null), "promptId");
         // the seeded project's actions are its own: nothing is linked to the other project's prompt there
-        Response elsewhere = get("/actions/from-prompt?promptId=" + quiet, 200);
+        Answer elsewhere = get("/actions/from-prompt?promptId=" + quiet, 200);
         assertThat(elsewhere.data()).containsEntry("hasMore", false).containsEntry("actions", List.of());
     }
 
@@ -436,7 +437,7 @@ class ActionsSystemTest extends SystemTest {
 
     @Test
     void writesMoveAnActionThroughItsStatusesAndFireActionEventsPerSchema() {
-        Response created = post("/actions", Map.of("title", "Rewrite the pricing page", "description", "Name the product in the H1",
+        Answer created = post("/actions", Map.of("title", "Rewrite the pricing page", "description", "Name the product in the H1",
                 "channels", List.of("content"), "priority", "high", "targetLabel", "Pricing page"), 201);
         Map<String, Object> action = envelope(created, project());
         String id = (String) action.get("id");
@@ -497,7 +498,6 @@ class ActionsSystemTest extends SystemTest {
                 // applied after the records above (one key, one partition): once its events are out, theirs would be too
                 recommendation(project(), sentinel, unique("fam"), 100, 0.5, 0.5, List.of(UUID.randomUUID().toString())));
         awaitRecommendation(project(), sentinel);
-        Waits.sleep(500);
 
         assertThat(eventsOf(project(), watchedId)).extracting(Event::type)
                 .containsExactlyInAnyOrder("action.created", "action.recommendation.created");
@@ -544,7 +544,6 @@ class ActionsSystemTest extends SystemTest {
         Kafka.publish(Topics.RECOMMENDATIONS, project(), drifted,
                 recommendation(project(), sentinel, unique("fam"), 100, 0.5, 0.5, List.of(UUID.randomUUID().toString())));
         awaitRecommendation(project(), sentinel);
-        Waits.sleep(500);
 
         assertThat(eventsOf(project(), steadyId)).extracting(Event::type)
                 .containsExactlyInAnyOrder("action.created", "action.recommendation.created");

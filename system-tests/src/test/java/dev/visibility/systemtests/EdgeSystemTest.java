@@ -1,5 +1,6 @@
 package dev.visibility.systemtests;
 
+import static org.awaitility.Awaitility.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
@@ -11,9 +12,11 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
 
-import dev.visibility.systemtests.Api.Response;
+import dev.visibility.platform.testing.Http;
+import dev.visibility.platform.testing.Http.Answer;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import java.time.Duration;
 
 /**
  * The public edge through the gateway, black-box: authentication (spec 5.1–5.4, 7), scopes
@@ -77,21 +80,21 @@ class EdgeSystemTest {
     /** Creates a key through the account API (as a member with settings.manage) and answers it. */
     private static String createKey(List<String> scopes) {
         Map<String, Object> body = scopes == null ? Map.of("name", "system-test") : Map.of("name", "system-test", "scopes", scopes);
-        Response created = Api.call(a(), "POST", "/api/v2/account/projects/" + edge.seed.projectId() + "/api-keys",
+        Answer created = Http.call(a(), "POST", "/api/v2/account/projects/" + edge.seed.projectId() + "/api-keys",
                 edge.seed.adminToken(), body, Map.of());
         assertThat(created.status()).as(created.body()).isEqualTo(201);
         return (String) created.data().get("key");
     }
 
     private static String keyIdOf(String key) {
-        Response list = Api.get(a(), "/api/v2/account/projects/" + edge.seed.projectId() + "/api-keys", edge.seed.adminToken());
+        Answer list = Http.get(a(), "/api/v2/account/projects/" + edge.seed.projectId() + "/api-keys", edge.seed.adminToken());
         @SuppressWarnings("unchecked")
         List<Map<String, Object>> keys = (List<Map<String, Object>>) list.data().get("apiKeys");
         return keys.stream().filter(k -> key.startsWith((String) k.get("prefix")))
                 .map(k -> (String) k.get("id")).findFirst().orElseThrow();
     }
 
-    private static void assertError(Response response, int status, String error) {
+    private static void assertError(Answer response, int status, String error) {
         assertThat(response.status()).as(response.body()).isEqualTo(status);
         Map<String, Object> body = response.json();
         assertThat(body.keySet()).contains("error", "message", "status").isSubsetOf("error", "message", "status", "reason");
@@ -101,20 +104,20 @@ class EdgeSystemTest {
     @Test
     void missingMalformedUnknownAndRevokedKeysGetTheSame401() {
         String revoked = createKey(null);
-        Response revoke = Api.call(a(), "DELETE", "/api/v2/account/projects/" + edge.seed.projectId() + "/api-keys/" + keyIdOf(revoked),
+        Answer revoke = Http.call(a(), "DELETE", "/api/v2/account/projects/" + edge.seed.projectId() + "/api-keys/" + keyIdOf(revoked),
                 edge.seed.adminToken(), null, Map.of());
         assertThat(revoke.status()).isEqualTo(200);
         String usage = "/api/v2/projects/" + edge.seed.projectId() + "/usage";
         String unknown = "svc_live_" + HexFormat.of().formatHex(randomBytes(32));
-        List<Response> answers = List.of(
-                Api.get(a(), usage, null),
-                Api.call(a(), "GET", usage, null, null, Map.of("Authorization", "Basic dXNlcjpwYXNz")),
-                Api.get(a(), usage, "svc_live_not-hex"),
-                Api.get(a(), usage, edge.seed.apiKey().toUpperCase()),
-                Api.get(a(), usage, unknown),
-                Api.get(a(), usage, revoked),
-                Api.get(b(), usage, revoked));
-        for (Response answer : answers) {
+        List<Answer> answers = List.of(
+                Http.get(a(), usage, null),
+                Http.call(a(), "GET", usage, null, null, Map.of("Authorization", "Basic dXNlcjpwYXNz")),
+                Http.get(a(), usage, "svc_live_not-hex"),
+                Http.get(a(), usage, edge.seed.apiKey().toUpperCase()),
+                Http.get(a(), usage, unknown),
+                Http.get(a(), usage, revoked),
+                Http.get(b(), usage, revoked));
+        for (Answer answer : answers) {
             assertError(answer, 401, "unauthorized");
             assertThat(answer.body()).isEqualTo(answers.get(0).body());
         }
@@ -125,7 +128,7 @@ class EdgeSystemTest {
         // citations.read is a real scope that no route of this suite needs
         String narrowed = createKey(List.of("citations.read"));
         for (String[] route : SCOPED_ROUTES) {
-            Response answer = Api.call(a(), route[0], path(edge.seed.projectId(), route[1]), narrowed,
+            Answer answer = Http.call(a(), route[0], path(edge.seed.projectId(), route[1]), narrowed,
                     route[0].equals("POST") || route[0].equals("PATCH") ? Map.of() : null, Map.of());
             assertError(answer, 403, "forbidden");
             assertThat((String) answer.json().get("message")).contains(route[2]);
@@ -137,12 +140,12 @@ class EdgeSystemTest {
     void keyWithTheScopeGetsPastTheScopeCheck() {
         String key = createKey(List.of("visibility.read", "traffic.read"));
         // visibility-service runs: passing the scope check means its answer
-        Response summary = Api.get(a(), path(edge.seed.projectId(), "/visibility/summary"), key);
+        Answer summary = Http.get(a(), path(edge.seed.projectId(), "/visibility/summary"), key);
         assertThat(summary.status()).as(summary.body()).isEqualTo(200);
         assertThat(summary.json()).containsOnlyKeys("data", "meta");
         // traffic-service is not running in this test: the gateway answers 503 for it
-        assertError(Api.get(a(), path(edge.seed.projectId(), "/traffic/summary"), key), 503, "unavailable");
-        assertError(Api.get(a(), path(edge.seed.projectId(), "/actions/list"), key), 403, "forbidden");
+        assertError(Http.get(a(), path(edge.seed.projectId(), "/traffic/summary"), key), 503, "unavailable");
+        assertError(Http.get(a(), path(edge.seed.projectId(), "/actions/list"), key), 403, "forbidden");
     }
 
     @Test
@@ -150,7 +153,7 @@ class EdgeSystemTest {
         // the seeded key holds every scope of spec 5.5, explicit grants included; the domain
         // gateway has the same route table without the small Plus limit of these tests
         for (String[] route : SCOPED_ROUTES) {
-            Response answer = Api.call(edge.domain.baseUrl(), route[0], path(edge.seed.projectId(), route[1]), edge.seed.apiKey(),
+            Answer answer = Http.call(edge.domain.baseUrl(), route[0], path(edge.seed.projectId(), route[1]), edge.seed.apiKey(),
                     route[0].equals("POST") || route[0].equals("PATCH") ? Map.of() : null, Map.of());
             boolean stopped = STOPPED_SERVICE_PREFIXES.stream().anyMatch(route[1]::startsWith);
             if (stopped) {
@@ -171,40 +174,40 @@ class EdgeSystemTest {
         // every test spends its own key: the Plus limit of these tests is small
         String key = createKey(null);
         for (String[] route : SCOPED_ROUTES) {
-            Response answer = Api.call(a(), route[0], path(edge.seed.otherProjectId(), route[1]), key,
+            Answer answer = Http.call(a(), route[0], path(edge.seed.otherProjectId(), route[1]), key,
                     route[0].equals("POST") || route[0].equals("PATCH") ? Map.of() : null, Map.of());
             assertError(answer, 404, "not_found");
         }
-        assertError(Api.get(a(), "/api/v2/projects/" + edge.seed.otherProjectId() + "/usage", key), 404, "not_found");
-        assertError(Api.get(a(), "/api/v2/projects/" + UUID.randomUUID() + "/usage", key), 404, "not_found");
+        assertError(Http.get(a(), "/api/v2/projects/" + edge.seed.otherProjectId() + "/usage", key), 404, "not_found");
+        assertError(Http.get(a(), "/api/v2/projects/" + UUID.randomUUID() + "/usage", key), 404, "not_found");
     }
 
     @Test
     void usageIsReadableWithAnEmptyScopeSet() {
         String noScopes = createKey(List.of());
-        Response usage = Api.get(a(), "/api/v2/projects/" + edge.seed.projectId() + "/usage", noScopes);
+        Answer usage = Http.get(a(), "/api/v2/projects/" + edge.seed.projectId() + "/usage", noScopes);
         assertThat(usage.status()).as(usage.body()).isEqualTo(200);
         assertThat(usage.data()).containsEntry("projectId", edge.seed.projectId()).containsKey("paused");
         assertThat(usage.json()).containsKeys("data", "meta");
-        assertError(Api.get(a(), path(edge.seed.projectId(), "/visibility/summary"), noScopes), 403, "forbidden");
+        assertError(Http.get(a(), path(edge.seed.projectId(), "/visibility/summary"), noScopes), 403, "forbidden");
     }
 
     @Test
     void unknownPathIs404AndWrongMethodIs405WithRateLimitHeaders() {
-        Response unknown = Api.get(a(), "/api/v2/projects/" + edge.seed.projectId() + "/no-such-thing", edge.seed.apiKey());
+        Answer unknown = Http.get(a(), "/api/v2/projects/" + edge.seed.projectId() + "/no-such-thing", edge.seed.apiKey());
         assertError(unknown, 404, "not_found");
         assertThat(unknown.header("X-RateLimit-Remaining")).matches("\\d+");
         assertThat(unknown.header("X-RateLimit-Reset")).matches("\\d{10}");
-        Response wrongMethod = Api.call(a(), "PUT", "/api/v2/projects/" + edge.seed.projectId() + "/webhooks", edge.seed.apiKey(), Map.of(), Map.of());
+        Answer wrongMethod = Http.call(a(), "PUT", "/api/v2/projects/" + edge.seed.projectId() + "/webhooks", edge.seed.apiKey(), Map.of(), Map.of());
         assertError(wrongMethod, 405, "method_not_allowed");
         assertThat(wrongMethod.header("Allow")).contains("GET").contains("POST");
     }
 
     @Test
     void accountApiNeedsAMemberTokenAndApiRoutesNeedAKey() {
-        assertError(Api.get(a(), "/api/v2/account/projects", edge.seed.apiKey()), 401, "unauthorized");
-        assertError(Api.get(a(), "/api/v2/projects/" + edge.seed.projectId() + "/usage", edge.seed.adminToken()), 401, "unauthorized");
-        Response projects = Api.get(a(), "/api/v2/account/projects", edge.seed.adminToken());
+        assertError(Http.get(a(), "/api/v2/account/projects", edge.seed.apiKey()), 401, "unauthorized");
+        assertError(Http.get(a(), "/api/v2/projects/" + edge.seed.projectId() + "/usage", edge.seed.adminToken()), 401, "unauthorized");
+        Answer projects = Http.get(a(), "/api/v2/account/projects", edge.seed.adminToken());
         assertThat(projects.status()).as(projects.body()).isEqualTo(200);
         assertThat(projects.body()).contains(edge.seed.projectId()).contains(edge.seed.otherProjectId());
     }
@@ -216,13 +219,13 @@ class EdgeSystemTest {
         String usage = "/api/v2/projects/" + edge.seed.projectId() + "/usage";
         long resetAt = 0;
         for (int i = 1; i <= Edge.PLUS_LIMIT; i++) {
-            Response ok = Api.get(a(), usage, key);
+            Answer ok = Http.get(a(), usage, key);
             assertThat(ok.status()).isEqualTo(200);
             assertThat(ok.header("X-RateLimit-Limit")).isEqualTo(Integer.toString(Edge.PLUS_LIMIT));
             assertThat(ok.header("X-RateLimit-Remaining")).isEqualTo(Integer.toString(Edge.PLUS_LIMIT - i));
             resetAt = Long.parseLong(ok.header("X-RateLimit-Reset"));
         }
-        Response limited = Api.get(a(), usage, key);
+        Answer limited = Http.get(a(), usage, key);
         assertError(limited, 429, "rate_limited");
         assertThat(limited.header("X-RateLimit-Remaining")).isEqualTo("0");
         assertThat(limited.header("X-RateLimit-Limit")).isEqualTo(Integer.toString(Edge.PLUS_LIMIT));
@@ -240,7 +243,7 @@ class EdgeSystemTest {
         String usage = "/api/v2/projects/" + edge.seed.projectId() + "/usage";
         int admitted = 0;
         for (int i = 0; i < Edge.PLUS_LIMIT + 20; i++) {
-            Response answer = Api.get(i % 2 == 0 ? a() : b(), usage, key);
+            Answer answer = Http.get(i % 2 == 0 ? a() : b(), usage, key);
             assertThat(answer.status()).isIn(200, 429);
             admitted += answer.status() == 200 ? 1 : 0;
         }
@@ -252,19 +255,17 @@ class EdgeSystemTest {
         String key = createKey(List.of());
         String usage = "/api/v2/projects/" + edge.seed.projectId() + "/usage";
         // both replicas have the key cached
-        assertThat(Api.get(a(), usage, key).status()).isEqualTo(200);
-        assertThat(Api.get(b(), usage, key).status()).isEqualTo(200);
+        assertThat(Http.get(a(), usage, key).status()).isEqualTo(200);
+        assertThat(Http.get(b(), usage, key).status()).isEqualTo(200);
         String keyId = keyIdOf(key);
-        Response revoke = Api.call(a(), "DELETE", "/api/v2/account/projects/" + edge.seed.projectId() + "/api-keys/" + keyId,
+        Answer revoke = Http.call(a(), "DELETE", "/api/v2/account/projects/" + edge.seed.projectId() + "/api-keys/" + keyId,
                 edge.seed.adminToken(), null, Map.of());
         assertThat(revoke.status()).isEqualTo(200);
         long revokedAt = System.nanoTime();
         List<Long> refusedAfterMillis = new ArrayList<>();
         for (String gateway : List.of(a(), b())) {
-            while (Api.get(gateway, usage, key).status() != 401) {
-                assertThat((System.nanoTime() - revokedAt) / 1_000_000).as("still admitted after revocation").isLessThan(1000);
-                sleep(20);
-            }
+            await("the revoked key refused by " + gateway).atMost(Duration.ofSeconds(1)).pollDelay(Duration.ZERO)
+                    .pollInterval(Duration.ofMillis(20)).until(() -> Http.get(gateway, usage, key).status() == 401);
             refusedAfterMillis.add((System.nanoTime() - revokedAt) / 1_000_000);
         }
         assertThat(refusedAfterMillis).allSatisfy(ms -> assertThat(ms).isLessThan(1000));
@@ -273,17 +274,17 @@ class EdgeSystemTest {
     @Test
     void preflightIsAnsweredWithoutAKeyAndTheActualRequestNeedsOne() {
         String usage = "/api/v2/projects/" + edge.seed.projectId() + "/usage";
-        Response preflight = Api.call(a(), "OPTIONS", usage, null, null,
+        Answer preflight = Http.call(a(), "OPTIONS", usage, null, null,
                 Map.of("Origin", "https://bi.example.com", "Access-Control-Request-Method", "GET",
                         "Access-Control-Request-Headers", "authorization"));
         assertThat(preflight.status()).isEqualTo(204);
         assertThat(preflight.header("Access-Control-Allow-Origin")).isEqualTo("*");
         assertThat(preflight.header("Access-Control-Allow-Methods")).contains("GET");
         assertThat(preflight.header("Access-Control-Allow-Headers")).containsIgnoringCase("authorization");
-        Response withoutKey = Api.call(a(), "GET", usage, null, null, Map.of("Origin", "https://bi.example.com"));
+        Answer withoutKey = Http.call(a(), "GET", usage, null, null, Map.of("Origin", "https://bi.example.com"));
         assertError(withoutKey, 401, "unauthorized");
         assertThat(withoutKey.header("Access-Control-Allow-Origin")).isEqualTo("*");
-        Response withKey = Api.call(a(), "GET", usage, createKey(List.of()), null, Map.of("Origin", "https://bi.example.com"));
+        Answer withKey = Http.call(a(), "GET", usage, createKey(List.of()), null, Map.of("Origin", "https://bi.example.com"));
         assertThat(withKey.status()).isEqualTo(200);
         assertThat(withKey.header("Access-Control-Allow-Origin")).isEqualTo("*");
         assertThat(withKey.header("Access-Control-Expose-Headers")).contains("X-RateLimit-Remaining");
@@ -293,26 +294,21 @@ class EdgeSystemTest {
     void usageCountsRequestsThroughTheGateway() {
         String key = createKey(List.of());
         String usage = "/api/v2/projects/" + edge.seed.otherProjectId() + "/usage";
-        long before = total(Api.get(a(), usage, edge.seed.otherApiKey()));
+        long before = total(Http.get(a(), usage, edge.seed.otherApiKey()));
         for (int i = 0; i < 5; i++) {
-            Api.get(b(), usage, edge.seed.otherApiKey());
-        }
-        long deadline = System.currentTimeMillis() + 15_000;
-        long after = before;
-        while (System.currentTimeMillis() < deadline && after < before + 6) {
-            sleep(1000);
-            after = total(Api.get(a(), usage, edge.seed.otherApiKey()));
+            Http.get(b(), usage, edge.seed.otherApiKey());
         }
         // the first read and the five reads counted (later reads may be counted too)
-        assertThat(after).isGreaterThanOrEqualTo(before + 6);
+        await("the usage total at least " + (before + 6)).atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofSeconds(1))
+                .until(() -> total(Http.get(a(), usage, edge.seed.otherApiKey())), after -> after >= before + 6);
         assertThat(key).startsWith("svc_live_");
     }
 
     @Test
     void noKeyOrTokenAppearsInAnyLog() throws Exception {
         String key = createKey(List.of());
-        Api.get(a(), "/api/v2/projects/" + edge.seed.projectId() + "/usage", key);
-        Api.get(a(), "/api/v2/projects/" + edge.seed.projectId() + "/usage", key.substring(0, key.length() - 1) + "0");
+        Http.get(a(), "/api/v2/projects/" + edge.seed.projectId() + "/usage", key);
+        Http.get(a(), "/api/v2/projects/" + edge.seed.projectId() + "/usage", key.substring(0, key.length() - 1) + "0");
         try (var logs = Files.list(ServiceProcess.logsDir().toPath())) {
             for (Path log : logs.toList()) {
                 String text = Files.readString(log);
@@ -325,17 +321,15 @@ class EdgeSystemTest {
     }
 
     @SuppressWarnings("unchecked")
-    private static long total(Response usage) {
+    private static long total(Answer usage) {
         assertThat(usage.status()).as(usage.body()).isEqualTo(200);
         return ((Number) ((Map<String, Object>) usage.data().get("requests")).get("total")).longValue();
     }
 
     /** Fixed windows end on the minute: start a counting test with at least 20 s of window left. */
     private static void waitForFreshWindow() {
-        long left = 60_000 - System.currentTimeMillis() % 60_000;
-        if (left < 20_000) {
-            sleep(left + 100);
-        }
+        await("a rate-limit window with 20 s left").atMost(Duration.ofSeconds(25)).pollDelay(Duration.ZERO)
+                .pollInterval(Duration.ofMillis(100)).until(() -> 60_000 - System.currentTimeMillis() % 60_000 >= 20_000);
     }
 
     private static byte[] randomBytes(int n) {
@@ -344,11 +338,4 @@ class EdgeSystemTest {
         return bytes;
     }
 
-    private static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
 }

@@ -74,16 +74,6 @@ public final class Kafka {
     /** Waits until at least {@code count} recorded public events match; answers all that match. */
     public static List<ConsumerRecord<String, String>> awaitPublicEvents(Predicate<ConsumerRecord<String, String>> matching,
             int count, Duration within) {
-        long deadline = System.nanoTime() + within.toNanos();
-        List<ConsumerRecord<String, String>> found = publicEvents(matching);
-        while (found.size() < count) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out waiting for " + count + " public events; found " + found.size() + ": "
-                        + found.stream().map(ConsumerRecord::value).toList());
-            }
-            Waits.sleep(50);
-            found = publicEvents(matching);
-        }
-        return found;
+        return Waits.until(count + " public events", within, () -> publicEvents(matching), found -> found.size() >= count);
     }
 }

@@ -118,16 +118,15 @@ public final class ServiceProcess {
         int port = freePort();
         ServiceProcess redis = start("redis", port, List.of(binary, "--port", Integer.toString(port), "--bind", "127.0.0.1",
                 "--save", "", "--appendonly", "no"), Map.of());
-        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-        while (System.nanoTime() < deadline) {
+        Waits.until("redis-server listening on " + port + " (log: " + redis.log + ")", Duration.ofSeconds(20), () -> {
+            redis.assertAlive();
             try (java.net.Socket socket = new java.net.Socket("127.0.0.1", port)) {
-                return redis;
+                return true;
             } catch (IOException e) {
-                redis.assertAlive();
-                sleep(100);
+                return false;
             }
-        }
-        throw new IllegalStateException("redis-server did not listen on " + port + "; see " + redis.log);
+        }, listening -> listening);
+        return redis;
     }
 
     private static ServiceProcess start(String name, int port, List<String> command, Map<String, String> env) {
@@ -148,24 +147,20 @@ public final class ServiceProcess {
     /** Waits until the Actuator readiness probe answers 200. */
     public ServiceProcess awaitReady(Duration within) {
         HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
-        long deadline = System.nanoTime() + within.toNanos();
-        while (System.nanoTime() < deadline) {
+        Waits.until(name + " ready (log: " + log + ")", within, () -> {
             assertAlive();
             try {
                 HttpResponse<String> response = client.send(HttpRequest.newBuilder(URI.create(baseUrl() + "/actuator/health/readiness"))
                         .timeout(Duration.ofSeconds(2)).build(), HttpResponse.BodyHandlers.ofString());
-                if (response.statusCode() == 200) {
-                    return this;
-                }
+                return response.statusCode() == 200;
             } catch (IOException e) {
-                // not listening yet
+                return false; // not listening yet
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException(e);
             }
-            sleep(250);
-        }
-        throw new IllegalStateException(name + " was not ready within " + within + "; see " + log);
+        }, ready -> ready);
+        return this;
     }
 
     private void assertAlive() {
@@ -234,13 +229,6 @@ public final class ServiceProcess {
 
     private static final java.util.Set<Integer> CHOSEN = new java.util.HashSet<>();
 
-    private static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
 
     @Override
     public String toString() {

@@ -7,7 +7,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-import dev.visibility.systemtests.Api.Response;
+import dev.visibility.platform.testing.Http;
+import dev.visibility.platform.testing.Http.Answer;
 import org.junit.jupiter.api.BeforeAll;
 
 /**
@@ -50,35 +51,35 @@ abstract class SystemTest {
     }
 
     /** A call through the gateway to {@code /api/v2/projects/{projectId}<path>}. */
-    protected static Response call(String method, String projectId, String path, String key, Object body) {
-        return Api.call(edge.domain.baseUrl(), method, "/api/v2/projects/" + projectId + path, key, body, Map.of());
+    protected static Answer call(String method, String projectId, String path, String key, Object body) {
+        return Http.call(edge.domain.baseUrl(), method, "/api/v2/projects/" + projectId + path, key, body, Map.of());
     }
 
-    protected static Response get(String path) {
+    protected static Answer get(String path) {
         return call("GET", project(), path, key(), null);
     }
 
     /** A GET of the seeded project that must answer {@code status}. */
-    protected static Response get(String path, int status) {
-        Response response = get(path);
+    protected static Answer get(String path, int status) {
+        Answer response = get(path);
         assertThat(response.status()).as("GET %s: %s", path, response.body()).isEqualTo(status);
         return response;
     }
 
-    protected static Response post(String path, Object body, int status) {
-        Response response = call("POST", project(), path, key(), body);
+    protected static Answer post(String path, Object body, int status) {
+        Answer response = call("POST", project(), path, key(), body);
         assertThat(response.status()).as("POST %s: %s", path, response.body()).isEqualTo(status);
         return response;
     }
 
-    protected static Response patch(String path, Object body, int status) {
-        Response response = call("PATCH", project(), path, key(), body);
+    protected static Answer patch(String path, Object body, int status) {
+        Answer response = call("PATCH", project(), path, key(), body);
         assertThat(response.status()).as("PATCH %s: %s", path, response.body()).isEqualTo(status);
         return response;
     }
 
     /** Spec 7: the error shape with the given status and {@code error}; answers the body. */
-    protected static Map<String, Object> assertError(Response response, int status, String error) {
+    protected static Map<String, Object> assertError(Answer response, int status, String error) {
         assertThat(response.status()).as(response.body()).isEqualTo(status);
         Map<String, Object> body = response.json();
         assertThat(body.keySet()).contains("error", "message", "status").isSubsetOf("error", "message", "status", "reason");
@@ -87,14 +88,14 @@ abstract class SystemTest {
     }
 
     /** A 400 whose message names the parameter (DESIGN.md: "400 naming the parameter"). */
-    protected static void assertBadParameter(Response response, String parameter) {
+    protected static void assertBadParameter(Answer response, String parameter) {
         Map<String, Object> body = assertError(response, 400, "invalid_request");
         assertThat((String) body.get("message")).contains(parameter);
     }
 
     /** The {@code {data, meta}} envelope of spec 2.1, with meta of the given project. */
     @SuppressWarnings("unchecked")
-    protected static Map<String, Object> envelope(Response response, String projectId) {
+    protected static Map<String, Object> envelope(Answer response, String projectId) {
         Map<String, Object> body = response.json();
         assertThat(body).containsOnlyKeys("data", "meta");
         Map<String, Object> meta = (Map<String, Object>) body.get("meta");
@@ -123,13 +124,13 @@ abstract class SystemTest {
 
     /** Subscribes {@code url} in the project through the gateway (E13) and answers {@code data}. */
     protected static Map<String, Object> subscribe(String projectId, String projectKey, String url, String... events) {
-        Response created = call("POST", projectId, "/webhooks", projectKey, Map.of("url", url, "events", List.of(events)));
+        Answer created = call("POST", projectId, "/webhooks", projectKey, Map.of("url", url, "events", List.of(events)));
         assertThat(created.status()).as(created.body()).isEqualTo(201);
         return created.data();
     }
 
     protected static void unsubscribe(String projectId, String projectKey, Object webhookId) {
-        Response deleted = call("DELETE", projectId, "/webhooks/" + webhookId, projectKey, null);
+        Answer deleted = call("DELETE", projectId, "/webhooks/" + webhookId, projectKey, null);
         assertThat(deleted.status()).as(deleted.body()).isEqualTo(200);
     }
 }

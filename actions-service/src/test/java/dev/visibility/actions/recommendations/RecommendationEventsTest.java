@@ -10,8 +10,8 @@ import java.util.UUID;
 
 import dev.visibility.actions.support.ActionsTest;
 import dev.visibility.actions.support.Candidates;
+import dev.visibility.platform.testing.JsonShapes;
 import dev.visibility.platform.testing.TestKafka;
-import dev.visibility.actions.support.Schemas;
 import dev.visibility.platform.consumer.DeadLetters;
 import dev.visibility.platform.events.Topics;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -330,10 +330,10 @@ class RecommendationEventsTest extends ActionsTest {
     void theRecommendationsSchemaDescribesTheRecordsProducersSend() {
         UUID project = UUID.randomUUID();
         Map<String, Object> c = candidate(project, "schema");
-        Schemas.assertValid("recommendations", Candidates.json(c));
-        Schemas.assertValid("recommendations", Candidates.json(Candidates.withdraw(project, "schema")));
+        JsonShapes.assertValidEvent("recommendations", Candidates.json(c));
+        JsonShapes.assertValidEvent("recommendations", Candidates.json(Candidates.withdraw(project, "schema")));
         c.put("priority", "urgent");
-        assertThat(Schemas.errors("recommendations", Candidates.json(c))).isNotEmpty();
+        assertThat(JsonShapes.eventErrors("recommendations", Candidates.json(c))).isNotEmpty();
     }
 
     private Integer rank(String id) {

@@ -10,8 +10,12 @@ import java.util.UUID;
 import java.util.function.Supplier;
 
 import dev.visibility.platform.events.Topics;
+import dev.visibility.platform.testing.Http;
+import dev.visibility.platform.testing.JsonShapes;
 import dev.visibility.platform.testing.TestKafka;
 import dev.visibility.platform.testing.TestTokens;
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.BeforeEach;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -40,7 +44,7 @@ public abstract class ActionsTest {
 
     @BeforeEach
     void createClient() {
-        client = WebTestClient.bindToServer().baseUrl("http://localhost:" + port).responseTimeout(Duration.ofSeconds(20)).build();
+        client = Http.client(port);
     }
 
     protected static String bearer(UUID project) {
@@ -51,37 +55,30 @@ public abstract class ActionsTest {
         return "/api/v2/projects/" + project;
     }
 
-    @SuppressWarnings("unchecked")
     protected Map<String, Object> get(UUID project, String path, int status) {
-        byte[] body = client.get().uri(base(project) + path).header(HttpHeaders.AUTHORIZATION, bearer(project))
-                .exchange().expectStatus().isEqualTo(status)
-                .expectHeader().contentTypeCompatibleWith(MediaType.APPLICATION_JSON)
-                .expectBody().returnResult().getResponseBody();
-        return Candidates.JSON.readValue(body, Map.class);
+        return Http.json(client.get().uri(base(project) + path).header(HttpHeaders.AUTHORIZATION, bearer(project)), status);
     }
 
-    @SuppressWarnings("unchecked")
     protected Map<String, Object> post(UUID project, String token, Object body, int status) {
         byte[] raw = client.post().uri(base(project) + "/actions").header(HttpHeaders.AUTHORIZATION, token)
                 .contentType(MediaType.APPLICATION_JSON)
                 .bodyValue(body instanceof String s ? s : Candidates.JSON.writeValueAsString(body))
                 .exchange().expectStatus().isEqualTo(status)
                 .expectBody().returnResult().getResponseBody();
-        return Candidates.JSON.readValue(raw, Map.class);
+        return Http.parse(raw);
     }
 
     protected Map<String, Object> post(UUID project, Object body, int status) {
         return post(project, bearer(project), body, status);
     }
 
-    @SuppressWarnings("unchecked")
     protected Map<String, Object> patch(UUID project, String actionId, Object body, int status) {
         byte[] raw = client.patch().uri(base(project) + "/actions/" + actionId).header(HttpHeaders.AUTHORIZATION, bearer(project))
                 .contentType(MediaType.APPLICATION_JSON)
                 .bodyValue(body instanceof String s ? s : Candidates.JSON.writeValueAsString(body))
                 .exchange().expectStatus().isEqualTo(status)
                 .expectBody().returnResult().getResponseBody();
-        return Candidates.JSON.readValue(raw, Map.class);
+        return Http.parse(raw);
     }
 
     /** A user-created action (POST), answered as spec 2.4. */
@@ -143,18 +140,12 @@ public abstract class ActionsTest {
         await(what, condition, () -> "");
     }
 
+    /** Waits (Awaitility) until {@code condition} holds; on time-out the failure shows {@code diagnosis}. */
     protected void await(String what, Supplier<Boolean> condition, Supplier<Object> diagnosis) {
-        long deadline = System.nanoTime() + WITHIN.toNanos();
-        while (!condition.get()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("Timed out waiting for " + what + " " + diagnosis.get());
-            }
-            try {
-                Thread.sleep(50);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new AssertionError(e);
-            }
+        try {
+            Awaitility.await(what).atMost(WITHIN).pollInterval(Duration.ofMillis(50)).until(condition::get);
+        } catch (ConditionTimeoutException e) {
+            throw new AssertionError("Timed out waiting for " + what + " " + diagnosis.get(), e);
         }
     }
 
@@ -194,7 +185,7 @@ public abstract class ActionsTest {
     }
 
     protected static void assertSchema(Published event) {
-        Schemas.assertValid(event.type(), event.deliveryJson());
+        JsonShapes.assertValidEvent(event.type(), event.deliveryJson());
         assertThat(event.body().get("event")).isEqualTo(event.type());
     }
 }

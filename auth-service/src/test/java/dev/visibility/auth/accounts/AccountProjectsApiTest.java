@@ -1,9 +1,9 @@
 package dev.visibility.auth.accounts;
 
-import static dev.visibility.auth.support.Http.data;
-import static dev.visibility.auth.support.Http.error;
-import static dev.visibility.auth.support.Http.json;
-import static dev.visibility.auth.support.Http.meta;
+import static dev.visibility.platform.testing.Http.data;
+import static dev.visibility.platform.testing.Http.error;
+import static dev.visibility.platform.testing.Http.json;
+import static dev.visibility.platform.testing.Http.meta;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
@@ -13,6 +13,7 @@ import java.util.UUID;
 
 import dev.visibility.auth.support.TestAccounts;
 import dev.visibility.auth.support.TestAccounts.Team;
+import dev.visibility.platform.testing.Http;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -34,7 +35,7 @@ class AccountProjectsApiTest {
 
     @BeforeEach
     void setUp() {
-        client = WebTestClient.bindToServer().baseUrl("http://localhost:" + port).build();
+        client = Http.client(port);
     }
 
     @SuppressWarnings("unchecked")

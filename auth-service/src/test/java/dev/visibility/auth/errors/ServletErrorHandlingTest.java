@@ -1,10 +1,12 @@
 package dev.visibility.auth.errors;
 
+import static dev.visibility.platform.testing.Http.error;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.List;
 import java.util.Map;
 
+import dev.visibility.platform.testing.Http;
+import dev.visibility.platform.testing.JsonShapes;
 import dev.visibility.platform.testing.TestTokens;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -14,7 +16,6 @@ import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.test.web.reactive.server.EntityExchangeResult;
 import org.springframework.test.web.reactive.server.WebTestClient;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Spec 7 on the Spring MVC stack of auth-service: framework-made errors answer the error shape
@@ -34,7 +35,7 @@ class ServletErrorHandlingTest {
 
     @BeforeEach
     void setUp() {
-        client = WebTestClient.bindToServer().baseUrl("http://localhost:" + port).build();
+        client = Http.client(port);
         bearer = TestTokens.bearer(TestTokens.forProject(PROJECT));
     }
 
@@ -56,8 +57,7 @@ class ServletErrorHandlingTest {
     void wrongMethodIs405WithAllow() {
         EntityExchangeResult<byte[]> result = client.delete().uri(PROBE).header(HttpHeaders.AUTHORIZATION, bearer)
                 .exchange().expectStatus().isEqualTo(405).expectBody().returnResult();
-        Map<String, Object> body = parse(result.getResponseBody());
-        assertShape(body, 405);
+        Map<String, Object> body = JsonShapes.assertError(Http.parse(result.getResponseBody()), 405);
         assertThat(body).containsEntry("error", "method_not_allowed");
         assertThat(result.getResponseHeaders().getFirst(HttpHeaders.ALLOW)).contains("GET");
     }
@@ -78,27 +78,5 @@ class ServletErrorHandlingTest {
     void unexpectedFailureRevealsNothing() {
         assertThat(error(client.get().uri(PROBE + "/broken").header(HttpHeaders.AUTHORIZATION, bearer), 500))
                 .containsEntry("error", "internal").containsEntry("message", "An internal error occurred");
-    }
-
-    private Map<String, Object> error(WebTestClient.RequestHeadersSpec<?> request, int status) {
-        byte[] raw = request.exchange().expectStatus().isEqualTo(status)
-                .expectHeader().contentTypeCompatibleWith(MediaType.APPLICATION_JSON)
-                .expectBody().returnResult().getResponseBody();
-        Map<String, Object> body = parse(raw);
-        assertShape(body, status);
-        return body;
-    }
-
-    private static void assertShape(Map<String, Object> body, int status) {
-        assertThat(body.keySet()).contains("error", "message", "status").isSubsetOf("error", "message", "status", "reason");
-        assertThat(body.get("status")).isEqualTo(status);
-        for (String internal : List.of("Exception", "java.", "org.springframework", "dev.visibility", "SELECT", "tools.jackson")) {
-            assertThat(body.toString()).doesNotContain(internal);
-        }
-    }
-
-    @SuppressWarnings("unchecked")
-    private static Map<String, Object> parse(byte[] raw) {
-        return JsonMapper.builder().build().readValue(raw, Map.class);
     }
 }

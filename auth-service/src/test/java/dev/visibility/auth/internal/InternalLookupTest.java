@@ -1,7 +1,7 @@
 package dev.visibility.auth.internal;
 
-import static dev.visibility.auth.support.Http.error;
-import static dev.visibility.auth.support.Http.json;
+import static dev.visibility.platform.testing.Http.error;
+import static dev.visibility.platform.testing.Http.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
@@ -21,6 +21,7 @@ import dev.visibility.auth.members.MemberTokens;
 import dev.visibility.auth.secrets.Secrets;
 import dev.visibility.auth.support.TestAccounts;
 import dev.visibility.auth.support.TestAccounts.Team;
+import dev.visibility.platform.testing.Http;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -49,7 +50,7 @@ class InternalLookupTest {
 
     @BeforeEach
     void setUp() {
-        client = WebTestClient.bindToServer().baseUrl("http://localhost:" + port).build();
+        client = Http.client(port);
     }
 
     private String newKey(UUID projectId, List<String> narrowedScopes) {

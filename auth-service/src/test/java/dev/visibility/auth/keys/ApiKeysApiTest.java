@@ -1,9 +1,9 @@
 package dev.visibility.auth.keys;
 
-import static dev.visibility.auth.support.Http.data;
-import static dev.visibility.auth.support.Http.error;
-import static dev.visibility.auth.support.Http.json;
-import static dev.visibility.auth.support.Http.meta;
+import static dev.visibility.platform.testing.Http.data;
+import static dev.visibility.platform.testing.Http.error;
+import static dev.visibility.platform.testing.Http.json;
+import static dev.visibility.platform.testing.Http.meta;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
@@ -19,7 +19,7 @@ import dev.visibility.auth.accounts.MemberRole;
 import dev.visibility.auth.accounts.Permissions;
 import dev.visibility.auth.accounts.Plan;
 import dev.visibility.auth.secrets.Secrets;
-import dev.visibility.auth.support.Http;
+import dev.visibility.platform.testing.Http;
 import dev.visibility.platform.testing.TestKafka;
 import dev.visibility.auth.support.TestAccounts;
 import dev.visibility.auth.support.TestAccounts.Team;
@@ -53,7 +53,7 @@ class ApiKeysApiTest {
 
     @BeforeEach
     void setUp() {
-        client = WebTestClient.bindToServer().baseUrl("http://localhost:" + port).responseTimeout(Duration.ofSeconds(20)).build();
+        client = Http.client(port);
         team = accounts.team(Plan.PLUS, "agent-picks");
     }
 

@@ -1,7 +1,7 @@
 package dev.visibility.auth.local;
 
-import static dev.visibility.auth.support.Http.data;
-import static dev.visibility.auth.support.Http.json;
+import static dev.visibility.platform.testing.Http.data;
+import static dev.visibility.platform.testing.Http.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
@@ -17,7 +17,7 @@ import dev.visibility.auth.keys.ApiKeyScopes;
 import dev.visibility.auth.keys.ApiKeyService;
 import dev.visibility.auth.members.MemberTokens;
 import dev.visibility.auth.secrets.Secrets;
-import dev.visibility.auth.support.Http;
+import dev.visibility.platform.testing.Http;
 import dev.visibility.auth.support.TestAccounts;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -61,7 +61,7 @@ class LocalSeederTest {
 
     @BeforeEach
     void setUp() {
-        client = WebTestClient.bindToServer().baseUrl("http://localhost:" + port).build();
+        client = Http.client(port);
     }
 
     @Test

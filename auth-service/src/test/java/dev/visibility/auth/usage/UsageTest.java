@@ -1,10 +1,11 @@
 package dev.visibility.auth.usage;
 
-import static dev.visibility.auth.support.Http.data;
-import static dev.visibility.auth.support.Http.error;
-import static dev.visibility.auth.support.Http.json;
-import static dev.visibility.auth.support.Http.meta;
+import static dev.visibility.platform.testing.Http.data;
+import static dev.visibility.platform.testing.Http.error;
+import static dev.visibility.platform.testing.Http.json;
+import static dev.visibility.platform.testing.Http.meta;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -15,7 +16,7 @@ import java.util.Set;
 import java.util.UUID;
 
 import dev.visibility.auth.accounts.Plan;
-import dev.visibility.auth.support.Http;
+import dev.visibility.platform.testing.Http;
 import dev.visibility.platform.testing.TestKafka;
 import dev.visibility.auth.support.TestAccounts;
 import dev.visibility.auth.support.TestAccounts.Team;
@@ -50,7 +51,7 @@ class UsageTest {
 
     @BeforeEach
     void setUp() {
-        client = WebTestClient.bindToServer().baseUrl("http://localhost:" + port).build();
+        client = Http.client(port);
     }
 
     private Map<String, Object> usage(Team team) {
@@ -66,13 +67,8 @@ class UsageTest {
     }
 
     private long awaitTotalAtLeast(Team team, long expected) {
-        long deadline = System.nanoTime() + WITHIN.toNanos();
-        long total = total(team);
-        while (total < expected && System.nanoTime() < deadline) {
-            sleep(200);
-            total = total(team);
-        }
-        return total;
+        return await("usage total of " + team.projectId() + " at least " + expected).atMost(WITHIN)
+                .until(() -> total(team), total -> total >= expected);
     }
 
     private static String record(UUID eventId, UUID projectId, Instant intervalStart, long requests) {
@@ -147,13 +143,5 @@ class UsageTest {
         Team other = accounts.team(Plan.PLUS);
         error(client.get().uri("/api/v2/projects/" + other.projectId() + "/usage")
                 .header(HttpHeaders.AUTHORIZATION, TestAccounts.keyBearer(team.accountId(), team.projectId(), Set.of())), 404);
-    }
-
-    private static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
     }
 }

@@ -12,6 +12,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 
 import dev.visibility.platform.error.Unavailable;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
@@ -123,18 +124,7 @@ class CredentialCacheTest {
     }
 
     private static void await(Supplier<Boolean> condition) {
-        long until = System.currentTimeMillis() + 5_000;
-        while (!condition.get()) {
-            if (System.currentTimeMillis() > until) {
-                throw new AssertionError("condition not met within 5 s");
-            }
-            try {
-                Thread.sleep(10);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new AssertionError(e);
-            }
-        }
+        Awaitility.await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(10)).until(condition::get);
     }
 
     /** auth-service's answers, held back on demand. */

@@ -17,7 +17,7 @@ import dev.visibility.platform.events.AgentPicksRunRecorded.Context;
 import dev.visibility.platform.events.AgentPicksRunRecorded.Environment;
 import dev.visibility.platform.events.AgentPicksRunRecorded.Evidence;
 import dev.visibility.visibility.support.AgentPicks;
-import dev.visibility.visibility.support.Schemas;
+import dev.visibility.platform.testing.JsonShapes;
 import dev.visibility.visibility.support.TopicRecorder;
 import dev.visibility.visibility.support.VisibilityTest;
 import org.junit.jupiter.api.Test;
@@ -53,7 +53,7 @@ class AgentPicksRunTest extends VisibilityTest {
                 .exchange().expectStatus().isOk().expectBody().returnResult().getResponseBody();
         String json = new String(body, StandardCharsets.UTF_8);
         // spec 2.2: no additional properties anywhere inside, every member present
-        Schemas.assertValidResponse("e1-agent-picks-run", json);
+        JsonShapes.assertValidResponse("e1-agent-picks-run", json);
         return json;
     }
 

@@ -6,7 +6,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 
-import dev.visibility.visibility.support.Schemas;
+import dev.visibility.platform.testing.JsonShapes;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -16,7 +16,7 @@ import tools.jackson.databind.json.JsonMapper;
  */
 class E1SchemaTest {
 
-    private static final Path SCHEMA = Path.of("src/test/resources/schemas/e1-agent-picks-run.schema.json");
+    private static final Path SCHEMA = JsonShapes.repositoryFile("docs/responses/e1-agent-picks-run.schema.json");
     private static final String VALID = """
             {"data": {
               "run": {"id": "6f1c8d2e-9b7a-4c3d-8e2f-1a2b3c4d5e6f", "test_id": "0b1c8d2e-9b7a-4c3d-8e2f-1a2b3c4d5e6f",
@@ -37,7 +37,7 @@ class E1SchemaTest {
 
     @Test
     void validBodyPasses() {
-        assertThat(Schemas.errors(SCHEMA, VALID)).isEmpty();
+        assertThat(JsonShapes.errors(SCHEMA, VALID)).isEmpty();
     }
 
     @Test
@@ -46,17 +46,17 @@ class E1SchemaTest {
                 "data.evidence.items.0", "data.evidence.items.0.detail", "meta")) {
             Map<String, Object> body = JsonMapper.builder().build().readValue(VALID, Map.class);
             target(body, path).put("extra", 1);
-            assertThat(Schemas.errors(SCHEMA, JsonMapper.builder().build().writeValueAsString(body))).as(path).isNotEmpty();
+            assertThat(JsonShapes.errors(SCHEMA, JsonMapper.builder().build().writeValueAsString(body))).as(path).isNotEmpty();
         }
     }
 
     @Test
     void missingMemberWithheldValueOrFullUrlFails() {
-        assertThat(Schemas.errors(SCHEMA, VALID.replace("\"has_error\": false", "\"x\": false"))).isNotEmpty();
-        assertThat(Schemas.errors(SCHEMA, VALID.replace("\"request\": null", "\"request\": \"text\""))).isNotEmpty();
-        assertThat(Schemas.errors(SCHEMA, VALID.replace("\"queries\": []", "\"queries\": [\"q\"]"))).isNotEmpty();
-        assertThat(Schemas.errors(SCHEMA, VALID.replace("https://stripe.com", "https://stripe.com/docs"))).isNotEmpty();
-        assertThat(Schemas.errors(SCHEMA, VALID.replace("\"limit\": 50", "\"limit\": 101"))).isNotEmpty();
+        assertThat(JsonShapes.errors(SCHEMA, VALID.replace("\"has_error\": false", "\"x\": false"))).isNotEmpty();
+        assertThat(JsonShapes.errors(SCHEMA, VALID.replace("\"request\": null", "\"request\": \"text\""))).isNotEmpty();
+        assertThat(JsonShapes.errors(SCHEMA, VALID.replace("\"queries\": []", "\"queries\": [\"q\"]"))).isNotEmpty();
+        assertThat(JsonShapes.errors(SCHEMA, VALID.replace("https://stripe.com", "https://stripe.com/docs"))).isNotEmpty();
+        assertThat(JsonShapes.errors(SCHEMA, VALID.replace("\"limit\": 50", "\"limit\": 101"))).isNotEmpty();
     }
 
     @SuppressWarnings("unchecked")

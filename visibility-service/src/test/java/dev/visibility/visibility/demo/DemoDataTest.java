@@ -12,7 +12,7 @@ import java.util.UUID;
 
 import dev.visibility.platform.events.Topics;
 import dev.visibility.platform.events.AgentPicksRunRecorded;
-import dev.visibility.visibility.support.Schemas;
+import dev.visibility.platform.testing.JsonShapes;
 import dev.visibility.visibility.support.VisibilityTest;
 import dev.visibility.platform.events.TrackingRunCompleted;
 import org.junit.jupiter.api.Test;
@@ -79,7 +79,7 @@ class DemoDataTest extends VisibilityTest {
         byte[] body = client.get().uri(path).header(HttpHeaders.AUTHORIZATION, bearer(project, account, "agent-picks"))
                 .exchange().expectStatus().isOk().expectBody().returnResult().getResponseBody();
         String json = new String(body, StandardCharsets.UTF_8);
-        Schemas.assertValidResponse(schema, json);
+        JsonShapes.assertValidResponse(schema, json);
         return json;
     }
 

@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.time.LocalDate;
 import java.util.UUID;
 
-import dev.visibility.visibility.support.Schemas;
+import dev.visibility.platform.testing.JsonShapes;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -20,12 +20,12 @@ class InputSchemasTest {
 
     @Test
     void demoTrackingRunsMatchTheTrackingRunsSchema() {
-        demo.trackingRuns(30, true).forEach(run -> Schemas.assertValidEvent("tracking.runs", JSON.writeValueAsString(run)));
+        demo.trackingRuns(30, true).forEach(run -> JsonShapes.assertValidEvent("tracking.runs", JSON.writeValueAsString(run)));
     }
 
     @Test
     void demoAgentPicksRecordsMatchTheAgentPicksRunsSchema() {
         demo.agentPicksRuns().forEach(run -> run.records()
-                .forEach(record -> Schemas.assertValidEvent("agentpicks.runs", JSON.writeValueAsString(record))));
+                .forEach(record -> JsonShapes.assertValidEvent("agentpicks.runs", JSON.writeValueAsString(record))));
     }
 }

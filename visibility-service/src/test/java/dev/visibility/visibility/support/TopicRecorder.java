@@ -14,6 +14,7 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.serialization.StringDeserializer;
+import org.awaitility.Awaitility;
 
 /**
  * Records everything published on one topic of the shared test broker, from its beginning, in a
@@ -24,8 +25,10 @@ public final class TopicRecorder {
     private static final Map<String, TopicRecorder> RECORDERS = new ConcurrentHashMap<>();
 
     private final List<ConsumerRecord<String, String>> records = new CopyOnWriteArrayList<>();
+    private final String topic;
 
     private TopicRecorder(String topic) {
+        this.topic = topic;
         Thread thread = new Thread(() -> run(topic), "test-recorder-" + topic);
         thread.setDaemon(true);
         thread.start();
@@ -51,29 +54,20 @@ public final class TopicRecorder {
         }
     }
 
-    /** The records that match, waiting until at least {@code atLeast} arrived or the time is up. */
+    /** The records that match, once at least {@code atLeast} have arrived; fails after {@code within}. */
     public List<ConsumerRecord<String, String>> await(Predicate<ConsumerRecord<String, String>> filter, int atLeast,
             Duration within) {
-        long deadline = System.nanoTime() + within.toNanos();
-        while (true) {
-            List<ConsumerRecord<String, String>> matching = records.stream().filter(filter).toList();
-            if (matching.size() >= atLeast || System.nanoTime() > deadline) {
-                return matching;
-            }
-            sleep(50);
-        }
+        return awaitUntil(filter, matching -> matching.size() >= atLeast, within);
+    }
+
+    /** The records that match, once {@code done} holds for them; fails after {@code within}. */
+    public List<ConsumerRecord<String, String>> awaitUntil(Predicate<ConsumerRecord<String, String>> filter,
+            Predicate<List<ConsumerRecord<String, String>>> done, Duration within) {
+        return Awaitility.await("records on " + topic).atMost(within).pollInterval(Duration.ofMillis(50))
+                .until(() -> current(filter), done::test);
     }
 
     public List<ConsumerRecord<String, String>> current(Predicate<ConsumerRecord<String, String>> filter) {
         return records.stream().filter(filter).toList();
-    }
-
-    static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
     }
 }

@@ -1,7 +1,5 @@
 package dev.visibility.visibility.support;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -13,6 +11,7 @@ import java.util.function.BooleanSupplier;
 
 import dev.visibility.platform.events.Topics;
 import dev.visibility.platform.security.Caller;
+import dev.visibility.platform.testing.Http;
 import dev.visibility.platform.testing.SharedInfrastructure;
 import dev.visibility.platform.testing.TestTokens;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -20,11 +19,11 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.BeforeEach;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.http.MediaType;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.test.web.reactive.server.WebTestClient;
 import tools.jackson.databind.ObjectMapper;
@@ -55,9 +54,7 @@ public abstract class VisibilityTest {
 
     @BeforeEach
     void createClient() {
-        client = WebTestClient.bindToServer().baseUrl("http://localhost:" + port)
-                .responseTimeout(Duration.ofSeconds(30))
-                .codecs(c -> c.defaultCodecs().maxInMemorySize(16 * 1024 * 1024)).build();
+        client = Http.client(port);
     }
 
     private static synchronized KafkaProducer<String, String> producer() {
@@ -91,23 +88,22 @@ public abstract class VisibilityTest {
         return parse(TopicRecorder.of(Topics.PUBLIC_EVENTS).await(r -> projectId.toString().equals(r.key()), atLeast, WAIT));
     }
 
-    protected static List<Map<String, Object>> publicEventsNow(UUID projectId) {
-        return parse(TopicRecorder.of(Topics.PUBLIC_EVENTS).current(r -> projectId.toString().equals(r.key())));
-    }
-
     @SuppressWarnings("unchecked")
     protected static List<Map<String, Object>> parse(List<ConsumerRecord<String, String>> records) {
         return records.stream().map(r -> (Map<String, Object>) JSON.readValue(r.value(), Map.class)).toList();
     }
 
+    /**
+     * The public events of one project, once {@code last} (the event that a test published last,
+     * on the project's key: a sentinel) is among them; every event caused before it is then there too.
+     */
+    protected static List<Map<String, Object>> publicEventsThrough(UUID projectId, java.util.function.Predicate<Map<String, Object>> last) {
+        return parse(TopicRecorder.of(Topics.PUBLIC_EVENTS).awaitUntil(r -> projectId.toString().equals(r.key()),
+                records -> parse(records).stream().anyMatch(last), WAIT));
+    }
+
     protected static void awaitTrue(String what, BooleanSupplier condition) {
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out waiting until " + what);
-            }
-            TopicRecorder.sleep(50);
-        }
+        Awaitility.await(what).atMost(WAIT).pollInterval(Duration.ofMillis(50)).until(condition::getAsBoolean);
     }
 
     protected long count(String sql, Object... binds) {
@@ -119,15 +115,8 @@ public abstract class VisibilityTest {
     }
 
     /** Asserts the error shape of spec 7 with the given status and answers the parsed body. */
-    @SuppressWarnings("unchecked")
     protected Map<String, Object> errorBody(WebTestClient.RequestHeadersSpec<?> request, int status) {
-        byte[] raw = request.exchange().expectStatus().isEqualTo(status)
-                .expectHeader().contentTypeCompatibleWith(MediaType.APPLICATION_JSON)
-                .expectBody().returnResult().getResponseBody();
-        Map<String, Object> body = JSON.readValue(raw, Map.class);
-        assertThat(body.keySet()).contains("error", "message", "status").isSubsetOf("error", "message", "status", "reason");
-        assertThat(body.get("status")).isEqualTo(status);
-        return body;
+        return Http.error(request, status);
     }
 
     /** A bearer header for an API key of the project, in the given account, with the given features. */

@@ -3,6 +3,7 @@ package dev.visibility.webhook.bench;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.security.KeyStore;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -11,6 +12,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import javax.net.ssl.KeyManagerFactory;
 
 import dev.visibility.webhook.support.ReceiverTls;
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
 import reactor.core.publisher.Mono;
 import reactor.netty.DisposableServer;
 import reactor.netty.http.Http11SslContextSpec;
@@ -72,12 +75,11 @@ final class NettyReceiver implements AutoCloseable {
 
     /** Waits until at least {@code n} requests arrived. */
     void await(int n, long timeoutMillis) throws InterruptedException {
-        long deadline = System.currentTimeMillis() + timeoutMillis;
-        while (count.get() < n) {
-            if (System.currentTimeMillis() > deadline) {
-                throw new IllegalStateException("Only " + count.get() + " of " + n + " deliveries arrived");
-            }
-            Thread.sleep(5);
+        try {
+            Awaitility.await().atMost(Duration.ofMillis(timeoutMillis)).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(5))
+                    .until(() -> count.get() >= n);
+        } catch (ConditionTimeoutException e) {
+            throw new IllegalStateException("Only " + count.get() + " of " + n + " deliveries arrived", e);
         }
     }
 

@@ -1,11 +1,11 @@
 package dev.visibility.webhook.delivery;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.net.InetAddress;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -20,6 +20,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.visibility.platform.events.Topics;
+import dev.visibility.platform.testing.Http;
 import dev.visibility.platform.testing.SharedInfrastructure;
 import dev.visibility.platform.testing.TestTokens;
 import dev.visibility.webhook.WebhookServiceApplication;
@@ -187,8 +188,7 @@ class BrokerRestartTest {
     @SuppressWarnings("unchecked")
     private static UUID createWebhook(ConfigurableApplicationContext service, String project, String url) {
         String port = service.getEnvironment().getProperty("local.server.port");
-        WebTestClient client = WebTestClient.bindToServer().baseUrl("http://localhost:" + port)
-                .responseTimeout(Duration.ofSeconds(20)).build();
+        WebTestClient client = Http.client(Integer.parseInt(port));
         byte[] body = client.post().uri("/api/v2/projects/" + project + "/webhooks")
                 .header(HttpHeaders.AUTHORIZATION, TestTokens.bearer(TestTokens.forProject(project, "webhooks.write")))
                 .contentType(MediaType.APPLICATION_JSON)
@@ -215,44 +215,31 @@ class BrokerRestartTest {
     /** Waits until every published event reached the receiver; answers the delivery ids seen per event. */
     @SuppressWarnings("unchecked")
     private Map<String, Set<String>> awaitAllReceived(Receiver receiver, List<String> actionIds) {
-        long deadline = System.nanoTime() + WITHIN.toNanos();
-        while (true) {
-            List<Receiver.Received> received = receiver.received();
-            Map<String, Set<String>> byAction = new HashMap<>();
-            for (Receiver.Received request : received) {
-                Map<String, Object> body = JSON.readValue(request.body(), Map.class);
-                String actionId = (String) ((Map<String, Object>) body.get("data")).get("actionId");
-                byAction.computeIfAbsent(actionId, id -> new HashSet<>()).add(request.header("X-Service-Delivery"));
-            }
-            if (byAction.keySet().containsAll(actionIds)) {
-                return byAction;
-            }
-            if (System.nanoTime() > deadline) {
-                List<String> missing = new ArrayList<>(actionIds);
-                missing.removeAll(byAction.keySet());
-                throw new AssertionError(missing.size() + " of " + actionIds.size() + " events were not delivered within "
-                        + WITHIN + " (service log in the test output)");
-            }
-            sleep(Duration.ofMillis(200));
-        }
+        return await("all " + actionIds.size() + " events delivered (service log in the test output)").atMost(WITHIN)
+                .pollInterval(Duration.ofMillis(200)).until(() -> {
+                    Map<String, Set<String>> byAction = new HashMap<>();
+                    for (Receiver.Received request : receiver.received()) {
+                        Map<String, Object> body = JSON.readValue(request.body(), Map.class);
+                        String actionId = (String) ((Map<String, Object>) body.get("data")).get("actionId");
+                        byAction.computeIfAbsent(actionId, id -> new HashSet<>()).add(request.header("X-Service-Delivery"));
+                    }
+                    return byAction;
+                }, byAction -> byAction.keySet().containsAll(actionIds));
     }
 
     /** Waits until no delivery of the webhook is pending any more; answers the count per state. */
     private static Map<String, Long> awaitStates(ConfigurableApplicationContext service, UUID webhookId) {
         DatabaseClient db = service.getBean(DatabaseClient.class);
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (true) {
-            Map<String, Long> states = new HashMap<>();
-            db.sql("SELECT state, count(*) AS n FROM deliveries WHERE subscription_id = :webhook GROUP BY state")
-                    .bind("webhook", webhookId)
-                    .map((row, meta) -> Map.entry(row.get("state", String.class), row.get("n", Long.class)))
-                    .all().doOnNext(entry -> states.put(entry.getKey(), entry.getValue()))
-                    .then().block(Duration.ofSeconds(20));
-            if (!states.containsKey("pending") || System.nanoTime() > deadline) {
-                return states;
-            }
-            sleep(Duration.ofMillis(200));
-        }
+        return await("no delivery of webhook " + webhookId + " pending").atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(200)).until(() -> {
+                    Map<String, Long> states = new HashMap<>();
+                    db.sql("SELECT state, count(*) AS n FROM deliveries WHERE subscription_id = :webhook GROUP BY state")
+                            .bind("webhook", webhookId)
+                            .map((row, meta) -> Map.entry(row.get("state", String.class), row.get("n", Long.class)))
+                            .all().doOnNext(entry -> states.put(entry.getKey(), entry.getValue()))
+                            .then().block(Duration.ofSeconds(20));
+                    return states;
+                }, states -> !states.containsKey("pending"));
     }
 
     private static int published(Map<String, ?> published) {

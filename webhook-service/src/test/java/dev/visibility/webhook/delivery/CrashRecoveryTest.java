@@ -1,6 +1,7 @@
 package dev.visibility.webhook.delivery;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import java.util.List;
@@ -88,12 +89,6 @@ class CrashRecoveryTest extends WebhookApiTest {
     }
 
     private static void awaitStopped(MessageListenerContainer container) {
-        long deadline = System.nanoTime() + WITHIN.toNanos();
-        while (container.isRunning()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("The delivery consumer did not stop");
-            }
-            sleep(Duration.ofMillis(50));
-        }
+        await("the delivery consumer stopped").atMost(WITHIN).until(() -> !container.isRunning());
     }
 }

@@ -1,5 +1,6 @@
 package dev.visibility.webhook.delivery;
 
+import static dev.visibility.platform.testing.Http.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
@@ -11,15 +12,12 @@ import java.util.UUID;
 
 import dev.visibility.platform.consumer.DeadLetters;
 import dev.visibility.platform.events.Topics;
-import dev.visibility.platform.testing.SharedInfrastructure;
+import dev.visibility.platform.testing.TestKafka;
 import dev.visibility.webhook.support.Events;
 import dev.visibility.webhook.support.Kafka;
 import dev.visibility.webhook.support.Receiver;
 import dev.visibility.webhook.support.WebhookApiTest;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.r2dbc.core.DatabaseClient;
@@ -120,24 +118,7 @@ class FanOutTest extends WebhookApiTest {
     }
 
     private static List<String> deadLetters(String key, int count) {
-        Map<String, Object> config = Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, SharedInfrastructure.kafkaBootstrapServers(),
-                ConsumerConfig.GROUP_ID_CONFIG, "test-" + UUID.randomUUID(),
-                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
-                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class,
-                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
-        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(config)) {
-            consumer.subscribe(List.of(DeadLetters.topic(Topics.PUBLIC_EVENTS)));
-            List<String> found = new java.util.ArrayList<>();
-            long deadline = System.nanoTime() + WITHIN.toNanos();
-            while (found.size() < count && System.nanoTime() < deadline) {
-                for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(200))) {
-                    if (key.equals(record.key())) {
-                        found.add(record.value());
-                    }
-                }
-            }
-            return found;
-        }
+        return TestKafka.awaitRecords(DeadLetters.topic(Topics.PUBLIC_EVENTS), record -> key.equals(record.key()), count, WITHIN)
+                .stream().map(ConsumerRecord::value).toList();
     }
 }

@@ -1,11 +1,15 @@
 package dev.visibility.webhook.delivery;
 
+import static dev.visibility.platform.testing.Http.data;
+import static dev.visibility.platform.testing.Http.error;
+import static dev.visibility.platform.testing.Http.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
+import dev.visibility.platform.testing.TestKafka;
 import dev.visibility.webhook.support.Events;
 import dev.visibility.webhook.support.Kafka;
 import dev.visibility.webhook.support.Receiver;
@@ -90,7 +94,8 @@ class RotationAndDeletionTest extends WebhookApiTest {
             // spec 3: deliveries stop; the retry was due 3 s after the first attempt
             List<Map<String, Object>> log = deliveries(project, webhook.get("id"));
             assertThat(log.get(0)).containsEntry("state", "cancelled");
-            sleep(Duration.ofSeconds(5));
+            // the sentinel: the retry consumer has processed the retry record (due 3 s after the first attempt)
+            TestKafka.awaitConsumed(RetryListener.ID, DeliveryTopics.RETRY_FIRST, WITHIN);
             assertThat(receiver.received()).hasSize(1);
             assertThat((List<Map<String, Object>>) deliveries(project, webhook.get("id")).get(0).get("attempts")).hasSize(1);
             // and it cannot be redelivered while the webhook is inactive

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
+import dev.visibility.platform.testing.Http;
 import dev.visibility.webhook.support.Events;
 import dev.visibility.webhook.support.Kafka;
 import dev.visibility.webhook.support.Receiver;
@@ -49,14 +50,14 @@ class SignedDeliveryTest extends WebhookApiTest {
 
             // spec 6.1: {event, projectId, accountId, timestamp, data}; the record's eventId is not part of it
             @SuppressWarnings("unchecked")
-            Map<String, Object> body = JSON.readValue(new String(request.body(), StandardCharsets.UTF_8), Map.class);
+            Map<String, Object> body = Http.parse(new String(request.body(), StandardCharsets.UTF_8));
             assertThat(body.keySet()).containsExactly("event", "projectId", "accountId", "timestamp", "data");
             assertThat(body).containsEntry("event", "action.created").containsEntry("projectId", project)
                     .containsEntry("accountId", Kafka.ACCOUNT);
             assertThat(Instant.parse((String) body.get("timestamp"))).isEqualTo(Instant.parse(event.timestamp()));
             assertThat((String) body.get("timestamp")).endsWith("Z");
             // spec 6.2: the data of the event, as the producer wrote it
-            assertThat(body.get("data")).isEqualTo(JSON.readValue(event.dataJson(), Map.class));
+            assertThat(body.get("data")).isEqualTo(Http.parse(event.dataJson()));
 
             // spec 6.4.3: the attempt is in the log, under the id the receiver saw
             List<Map<String, Object>> log = awaitDeliveries(project, webhook.get("id"),
@@ -92,7 +93,7 @@ class SignedDeliveryTest extends WebhookApiTest {
             assertThat(Signatures.verifies((String) webhook.get("secret"), request.body(), request.header("X-Service-Signature")))
                     .isTrue();
             @SuppressWarnings("unchecked")
-            Map<String, Object> body = JSON.readValue(request.body(), Map.class);
+            Map<String, Object> body = Http.parse(request.body());
             // spec 6.2: runId, finalStatus
             assertThat(body.get("data")).isEqualTo(Map.of("runId", runId, "finalStatus", "completed"));
             assertThat(body).containsEntry("event", "search-tracking.completed");

@@ -1,5 +1,7 @@
 package dev.visibility.webhook.retention;
 
+import static dev.visibility.platform.testing.Http.data;
+import static dev.visibility.platform.testing.Http.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;

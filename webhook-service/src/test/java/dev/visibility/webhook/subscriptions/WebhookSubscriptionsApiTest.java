@@ -1,5 +1,9 @@
 package dev.visibility.webhook.subscriptions;
 
+import static dev.visibility.platform.testing.Http.data;
+import static dev.visibility.platform.testing.Http.error;
+import static dev.visibility.platform.testing.Http.json;
+import static dev.visibility.platform.testing.Http.meta;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;

@@ -17,6 +17,8 @@ import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.common.Uuid;
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
 
 /**
  * A real Kafka broker in its own process, so that it can be killed ({@code SIGKILL}) and started
@@ -122,15 +124,12 @@ public final class KafkaProcess implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        long deadline = System.nanoTime() + START_LIMIT.toNanos();
-        while (!ready()) {
-            if (!process.isAlive()) {
-                throw new IllegalStateException("The Kafka broker exited while starting; see " + log);
-            }
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("The Kafka broker did not start within " + START_LIMIT + "; see " + log);
-            }
-            sleep(200);
+        try {
+            Awaitility.await("the Kafka broker answering (log: " + log + ")").atMost(START_LIMIT).pollInterval(Duration.ofMillis(200))
+                    .failFast("The Kafka broker exited while starting; see " + log, () -> !process.isAlive())
+                    .until(this::ready);
+        } catch (ConditionTimeoutException e) {
+            throw new IllegalStateException("The Kafka broker did not start within " + START_LIMIT + "; see " + log, e);
         }
     }
 
@@ -179,14 +178,6 @@ public final class KafkaProcess implements AutoCloseable {
         }
     }
 
-    private static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
-    }
 
     @Override
     public void close() {

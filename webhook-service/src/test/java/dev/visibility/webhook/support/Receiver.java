@@ -20,6 +20,7 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsServer;
+import org.awaitility.Awaitility;
 
 /**
  * A real webhook receiver for tests: an HTTPS server (JDK {@code HttpsServer}, the self-signed
@@ -111,22 +112,8 @@ public final class Receiver implements AutoCloseable {
 
     /** Waits until at least {@code n} requests arrived, or fails after {@code within}. */
     public List<Received> await(int n, Duration within) {
-        long deadline = System.nanoTime() + within.toNanos();
-        synchronized (this) {
-            while (received.size() < n) {
-                long left = deadline - System.nanoTime();
-                if (left <= 0) {
-                    throw new AssertionError("Expected " + n + " requests within " + within + ", got " + received.size());
-                }
-                try {
-                    wait(Math.max(1, left / 1_000_000));
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new AssertionError("Interrupted", e);
-                }
-            }
-            return List.copyOf(received);
-        }
+        return Awaitility.await(n + " requests to " + url("/")).atMost(within).pollInterval(Duration.ofMillis(20))
+                .until(this::received, requests -> requests.size() >= n);
     }
 
     private void handle(HttpExchange exchange) throws IOException {
@@ -143,7 +130,6 @@ public final class Receiver implements AutoCloseable {
         Answer answer = answers.apply(count.incrementAndGet());
         synchronized (this) {
             received.add(request);
-            notifyAll();
         }
         if (!answer.delay().isZero()) {
             try {

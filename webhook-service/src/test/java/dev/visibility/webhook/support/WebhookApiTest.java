@@ -1,6 +1,8 @@
 package dev.visibility.webhook.support;
 
-import static org.assertj.core.api.Assertions.assertThat;
+import static dev.visibility.platform.testing.Http.data;
+import static dev.visibility.platform.testing.Http.json;
+import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import java.util.List;
@@ -8,6 +10,7 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.function.Predicate;
 
+import dev.visibility.platform.testing.Http;
 import dev.visibility.platform.testing.TestTokens;
 import org.junit.jupiter.api.BeforeEach;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -15,7 +18,6 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.test.web.reactive.server.WebTestClient;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Base of the service's HTTP tests: the one shared context (same annotations as the smoke
@@ -25,8 +27,6 @@ import tools.jackson.databind.json.JsonMapper;
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 public abstract class WebhookApiTest {
 
-    protected static final JsonMapper JSON = JsonMapper.builder().build();
-
     @LocalServerPort
     protected int port;
 
@@ -34,7 +34,7 @@ public abstract class WebhookApiTest {
 
     @BeforeEach
     void createClient() {
-        client = WebTestClient.bindToServer().baseUrl("http://localhost:" + port).responseTimeout(Duration.ofSeconds(20)).build();
+        client = Http.client(port);
     }
 
     protected static String newProject() {
@@ -67,7 +67,7 @@ public abstract class WebhookApiTest {
     }
 
     protected WebTestClient.RequestHeadersSpec<?> post(String projectId, String path, Map<String, ?> body) {
-        return post(projectId, path, JSON.writeValueAsString(body));
+        return post(projectId, path, Http.toJson(body));
     }
 
     /** The delivery log's items (first page, up to 100, newest first). */
@@ -77,57 +77,10 @@ public abstract class WebhookApiTest {
         return (List<Map<String, Object>>) data.get("deliveries");
     }
 
-    /** Polls the delivery log until {@code done} holds for its items, or fails after {@code within}. */
+    /** Reads the delivery log until {@code done} holds for its items (Awaitility), or fails after {@code within}. */
     protected List<Map<String, Object>> awaitDeliveries(String projectId, Object webhookId,
             Predicate<List<Map<String, Object>>> done, Duration within) {
-        long deadline = System.nanoTime() + within.toNanos();
-        List<Map<String, Object>> items = deliveries(projectId, webhookId);
-        while (!done.test(items)) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("The delivery log did not reach the expected state within " + within + ": " + items);
-            }
-            sleep(Duration.ofMillis(100));
-            items = deliveries(projectId, webhookId);
-        }
-        return items;
-    }
-
-    protected static void sleep(Duration duration) {
-        try {
-            Thread.sleep(duration.toMillis());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new AssertionError(e);
-        }
-    }
-
-    @SuppressWarnings("unchecked")
-    protected static Map<String, Object> json(WebTestClient.RequestHeadersSpec<?> request, int status) {
-        byte[] raw = request.exchange().expectStatus().isEqualTo(status)
-                .expectHeader().contentTypeCompatibleWith(MediaType.APPLICATION_JSON)
-                .expectBody().returnResult().getResponseBody();
-        return JSON.readValue(raw, Map.class);
-    }
-
-    @SuppressWarnings("unchecked")
-    protected static Map<String, Object> data(Map<String, Object> envelope) {
-        assertThat(envelope.keySet()).containsExactlyInAnyOrder("data", "meta");
-        return (Map<String, Object>) envelope.get("data");
-    }
-
-    @SuppressWarnings("unchecked")
-    protected static Map<String, Object> meta(Map<String, Object> envelope) {
-        return (Map<String, Object>) envelope.get("meta");
-    }
-
-    /** Asserts the error shape of spec 7 without internals; answers the body. */
-    protected static Map<String, Object> error(WebTestClient.RequestHeadersSpec<?> request, int status) {
-        Map<String, Object> body = json(request, status);
-        assertThat(body.keySet()).contains("error", "message", "status").isSubsetOf("error", "message", "status", "reason");
-        assertThat(body.get("status")).isEqualTo(status);
-        for (String internal : List.of("Exception", "java.", "org.springframework", "dev.visibility", "SELECT", "tools.jackson")) {
-            assertThat(body.toString()).doesNotContain(internal);
-        }
-        return body;
+        return await("the delivery log of webhook " + webhookId).atMost(within).pollInterval(Duration.ofMillis(100))
+                .until(() -> deliveries(projectId, webhookId), done);
     }
 }

@@ -66,7 +66,9 @@ public class OutboxRelay implements SmartLifecycle {
         this.kafka = kafka;
         this.properties = properties;
         // KafkaTemplate#send can block while it fetches metadata: keep that off shared threads.
-        this.scheduler = Schedulers.newSingle("outbox-relay", true);
+        // one thread that may block: KafkaTemplate.send waits for the topic's metadata on its first
+        // send (BlockHound refuses that on a non-blocking Reactor thread such as newSingle's)
+        this.scheduler = Schedulers.newBoundedElastic(1, Integer.MAX_VALUE, "outbox-relay", 60, true);
     }
 
     /** A relay with its own idempotent producer that publishes the stored bytes unchanged. */

@@ -12,10 +12,8 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.http.HttpHeaders;
-import org.springframework.http.MediaType;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.test.web.reactive.server.WebTestClient;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * What every service proves in its one full-context test (subclass it with
@@ -40,7 +38,7 @@ public abstract class ServiceSmokeTest {
 
     @BeforeEach
     void createClient() {
-        client = WebTestClient.bindToServer().baseUrl("http://localhost:" + port).build();
+        client = Http.client(port);
     }
 
     @Test
@@ -115,14 +113,7 @@ public abstract class ServiceSmokeTest {
     }
 
     /** Asserts the error shape of spec 7 and answers the parsed body. */
-    @SuppressWarnings("unchecked")
     protected Map<String, Object> errorBody(WebTestClient.RequestHeadersSpec<?> request, int status) {
-        byte[] raw = request.exchange().expectStatus().isEqualTo(status)
-                .expectHeader().contentTypeCompatibleWith(MediaType.APPLICATION_JSON)
-                .expectBody().returnResult().getResponseBody();
-        Map<String, Object> body = JsonMapper.builder().build().readValue(raw, Map.class);
-        assertThat(body.keySet()).contains("error", "message", "status").isSubsetOf("error", "message", "status", "reason");
-        assertThat(body.get("status")).isEqualTo(status);
-        return body;
+        return Http.error(request, status);
     }
 }

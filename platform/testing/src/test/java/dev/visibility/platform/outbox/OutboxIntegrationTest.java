@@ -1,13 +1,13 @@
 package dev.visibility.platform.outbox;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 
@@ -17,11 +17,8 @@ import dev.visibility.platform.events.PublicEvent;
 import dev.visibility.platform.events.SearchTrackingCompleted;
 import dev.visibility.platform.events.Topics;
 import dev.visibility.platform.testapp.TestApplication;
-import dev.visibility.platform.testing.SharedInfrastructure;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
+import dev.visibility.platform.testing.TestKafka;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
@@ -30,6 +27,7 @@ import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.transaction.ReactiveTransactionManager;
 import org.springframework.transaction.reactive.TransactionalOperator;
 import reactor.core.Disposable;
+import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -40,6 +38,8 @@ import tools.jackson.databind.json.JsonMapper;
  */
 @SpringBootTest(classes = TestApplication.class)
 class OutboxIntegrationTest {
+
+    private static final Duration WITHIN = Duration.ofSeconds(20);
 
     @Autowired
     DatabaseClient db;
@@ -90,10 +90,14 @@ class OutboxIntegrationTest {
         OutboxRelay relay = newRelay();
         try {
             relay.relayOnce().block();
+            // a sentinel committed after the rolled-back work, to the same partition: once it is on
+            // the topic, anything the rolled-back transaction had published would be ahead of it
+            UUID sentinel = appendSentinel(topic, "k");
+            relay.relayOnce().block();
+            assertThat(recordsBefore(topic, sentinel)).isEmpty();
         } finally {
             relay.stop();
         }
-        assertThat(consume(topic, 1, Duration.ofSeconds(3))).isEmpty();
     }
 
     @Test
@@ -108,7 +112,10 @@ class OutboxIntegrationTest {
         OutboxRelay relay = newRelay();
         relay.start();
         try {
-            List<ConsumerRecord<String, String>> records = consume(topic, 1, Duration.ofSeconds(20));
+            awaitMarkedSent(event.eventId());
+            // published once: a sentinel appended after it arrives with nothing but the event before it
+            UUID sentinel = appendSentinel(topic, event.projectId());
+            List<ConsumerRecord<String, String>> records = recordsBefore(topic, sentinel);
             assertThat(records).hasSize(1);
             ConsumerRecord<String, String> record = records.get(0);
             assertThat(record.key()).isEqualTo(event.projectId());
@@ -119,7 +126,6 @@ class OutboxIntegrationTest {
             assertThat(body).containsEntry("event", "search-tracking.completed")
                     .containsEntry("projectId", event.projectId())
                     .containsEntry("data", Map.of("runId", "run-1", "finalStatus", "completed"));
-            awaitMarkedSent(event.eventId());
         } finally {
             relay.stop();
         }
@@ -129,23 +135,25 @@ class OutboxIntegrationTest {
     void committedOutboxInsertWakesTheServiceAndRolledBackOneDoesNot() {
         awaitListening();
         assertThat(wakeups.channel()).isEqualTo("wake.platform_test");
+        // the outbox's wake-ups and sentinels on the same channel: PostgreSQL delivers a channel's
+        // notifications in commit order, so once a sentinel committed after some work has arrived,
+        // every wake-up of that work has arrived too
         List<String> seen = new CopyOnWriteArrayList<>();
-        Disposable subscription = wakeups.of("outbox").subscribe(seen::add);
+        Disposable subscription = Flux.merge(wakeups.of("outbox"), wakeups.of("sentinel-1"), wakeups.of("sentinel-2"))
+                .subscribe(seen::add);
         try {
             tx().transactional(writer.append(topic(), "k", UUID.randomUUID(), "test.event", Map.of("n", 3))
                     .then(Mono.error(new IllegalStateException("rolled back")))).onErrorResume(e -> Mono.empty()).block();
-            sleep(500);
-            assertThat(seen).isEmpty();
+            notify("sentinel-1");
+            await().atMost(WITHIN).until(() -> seen.contains("sentinel-1"));
+            assertThat(seen).containsExactly("sentinel-1");
 
             tx().transactional(writer.append(topic(), "k", UUID.randomUUID(), "test.event", Map.of("n", 4))
                     .then(writer.append(topic(), "k", UUID.randomUUID(), "test.event", Map.of("n", 5)))).block();
-            long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-            while (seen.isEmpty() && System.nanoTime() < deadline) {
-                sleep(10);
-            }
-            sleep(300);
+            notify("sentinel-2");
+            await().atMost(WITHIN).until(() -> seen.contains("sentinel-2"));
             // one transaction, one wake-up (PostgreSQL folds a transaction's equal notifications)
-            assertThat(seen).containsExactly("outbox");
+            assertThat(seen).containsExactly("sentinel-1", "outbox", "sentinel-2");
         } finally {
             subscription.dispose();
         }
@@ -154,16 +162,19 @@ class OutboxIntegrationTest {
     @Test
     void committedRowIsPublishedAtOnceNotAtTheNextPoll() {
         awaitListening();
+        // the start-up run relays a row committed before the relay starts: once it is sent, the
+        // start-up run is over and the next poll is ten minutes away
+        String earlier = topic();
+        UUID before = UUID.randomUUID();
+        tx().transactional(writer.append(earlier, "k", before, "test.event", Map.of("n", 0))).block();
         OutboxRelay relay = newRelay(Duration.ofMinutes(10), Duration.ofMinutes(10));
         relay.start();
         try {
-            // the start-up run has passed: the next poll is ten minutes away
-            sleep(500);
+            awaitMarkedSent(before);
             String topic = topic();
             UUID eventId = UUID.randomUUID();
             tx().transactional(writer.append(topic, "k", eventId, "test.event", Map.of("n", 6))).block();
-            List<ConsumerRecord<String, String>> records = consume(topic, 1, Duration.ofSeconds(20));
-            assertThat(records).hasSize(1);
+            List<ConsumerRecord<String, String>> records = TestKafka.awaitRecords(topic, r -> true, 1, WITHIN);
             assertThat(header(records.get(0), Topics.EVENT_ID_HEADER)).isEqualTo(eventId.toString());
             awaitMarkedSent(eventId);
         } finally {
@@ -187,12 +198,16 @@ class OutboxIntegrationTest {
         assertThat(count("SELECT count(*) FROM outbox WHERE sent_at IS NULL AND event_id = '" + eventId + "'")).isOne();
 
         OutboxRelay restarted = newRelay();
+        List<ConsumerRecord<String, String>> records;
         try {
             assertThat(restarted.relayOnce().block()).isPositive();
+            UUID sentinel = appendSentinel(topic, "k");
+            restarted.relayOnce().block();
+            records = recordsBefore(topic, sentinel);
         } finally {
             restarted.stop();
         }
-        List<ConsumerRecord<String, String>> records = consume(topic, 2, Duration.ofSeconds(20));
+        // the send before the crash and the one after the restart; no third
         assertThat(records).hasSize(2);
         assertThat(records).allSatisfy(r -> assertThat(header(r, Topics.EVENT_ID_HEADER)).isEqualTo(eventId.toString()));
 
@@ -216,24 +231,31 @@ class OutboxIntegrationTest {
     }
 
     private void awaitMarkedSent(UUID eventId) {
-        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        while (System.nanoTime() < deadline) {
-            if (count("SELECT count(*) FROM outbox WHERE sent_at IS NOT NULL AND event_id = '" + eventId + "'") == 1) {
-                return;
-            }
-            sleep(50);
-        }
-        throw new AssertionError("outbox row " + eventId + " was not marked sent");
+        await("outbox row " + eventId + " marked sent").atMost(WITHIN)
+                .until(() -> count("SELECT count(*) FROM outbox WHERE sent_at IS NOT NULL AND event_id = '" + eventId + "'") == 1);
     }
 
     private void awaitListening() {
-        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        while (!wakeups.listening()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("no LISTEN connection within 10 s");
-            }
-            sleep(20);
-        }
+        await("a LISTEN connection").atMost(WITHIN).until(wakeups::listening);
+    }
+
+    /** Commits a notification with {@code payload} on the wake-up channel of this schema. */
+    private void notify(String payload) {
+        tx().transactional(db.sql("SELECT pg_notify(:channel, :payload)").bind("channel", wakeups.channel())
+                .bind("payload", payload).then()).block();
+    }
+
+    /** Appends a sentinel event to the outbox in a transaction of its own; answers its eventId. */
+    private UUID appendSentinel(String topic, String key) {
+        UUID eventId = UUID.randomUUID();
+        tx().transactional(writer.append(topic, key, eventId, "test.sentinel", Map.of("sentinel", true))).block();
+        return eventId;
+    }
+
+    /** The records of {@code topic} before the sentinel {@code sentinelId} (see {@link TestKafka#recordsBefore}). */
+    private static List<ConsumerRecord<String, String>> recordsBefore(String topic, UUID sentinelId) {
+        return TestKafka.recordsBefore(topic, r -> true,
+                r -> sentinelId.toString().equals(header(r, Topics.EVENT_ID_HEADER)), WITHIN);
     }
 
     private long count(String sql) {
@@ -242,35 +264,5 @@ class OutboxIntegrationTest {
 
     private static String header(ConsumerRecord<?, ?> record, String name) {
         return new String(record.headers().lastHeader(name).value(), StandardCharsets.UTF_8);
-    }
-
-    private static List<ConsumerRecord<String, String>> consume(String topic, int atLeast, Duration within) {
-        Properties props = new Properties();
-        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, SharedInfrastructure.kafkaBootstrapServers());
-        props.put(ConsumerConfig.GROUP_ID_CONFIG, "test-" + UUID.randomUUID());
-        props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
-        props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
-        List<ConsumerRecord<String, String>> out = new ArrayList<>();
-        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(props)) {
-            consumer.subscribe(List.of(topic));
-            long deadline = System.nanoTime() + within.toNanos();
-            while (System.nanoTime() < deadline && out.size() < atLeast) {
-                consumer.poll(Duration.ofMillis(200)).forEach(out::add);
-            }
-            if (out.size() >= atLeast) {
-                // give a duplicate the chance to show up
-                consumer.poll(Duration.ofMillis(500)).forEach(out::add);
-            }
-        }
-        return out;
-    }
-
-    private static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
     }
 }
