@@ -60,9 +60,10 @@ class PostgresOutageDrillSystemTest extends SystemTest {
                         Kafka.publish(Topics.RECOMMENDATIONS, project(), ActionsSystemTest.recommendation(project(),
                                 recommendation, drill, 100, 0.5, 0.5, List.of(UUID.randomUUID().toString())));
                         recommendations.add(recommendation);
-                        // pacing the publications over the outage, not waiting for a condition
-                        Waits.sleep(Math.min(PUBLISH_EVERY.toMillis(),
-                                Math.max(0, OUTAGE.minus(Duration.between(down, Instant.now())).toMillis())));
+                        // the next publication is due PUBLISH_EVERY later (pacing over the outage)
+                        Instant next = Instant.now().plus(PUBLISH_EVERY);
+                        Waits.until("the next publication is due", PUBLISH_EVERY.multipliedBy(2), Instant::now,
+                                now -> !now.isBefore(next));
                     }
                 } finally {
                     SharedInfrastructure.startPostgresAgain();
