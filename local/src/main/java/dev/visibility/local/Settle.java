@@ -36,6 +36,7 @@ final class Settle {
             "tracking.runs", "visibility-service",
             "agentpicks.runs", "visibility-service",
             "recommendations", "actions-service",
+            "outcomes.measurements", "outcomes-service",
             "public.events", "webhook-fan-out",
             "webhook.deliveries", "webhook-delivery");
 

@@ -1,6 +1,5 @@
 package dev.visibility.outcomes.demo;
 
-import java.nio.file.Path;
 import java.util.UUID;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -15,11 +14,10 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * @param accountId       the account both projects belong to
  * @param interventions   how many interventions to publish, spread over the last year
  * @param actionWait      how long to wait for the demo project's action events before publishing
- * @param outcomesExamplesFile where to write ready-to-paste example paths for E2 and E7 (JSON); blank: nowhere
  */
 @ConfigurationProperties("suite.demo")
 public record DemoProperties(Boolean enabled, UUID projectId, UUID otherProjectId, String accountId, Integer interventions,
-        java.time.Duration actionWait, String outcomesExamplesFile) {
+        java.time.Duration actionWait) {
 
     public DemoProperties {
         enabled = enabled != null && enabled;
@@ -29,9 +27,5 @@ public record DemoProperties(Boolean enabled, UUID projectId, UUID otherProjectI
 
     public boolean configured() {
         return enabled && projectId != null;
-    }
-
-    public Path examplesPath() {
-        return outcomesExamplesFile == null || outcomesExamplesFile.isBlank() ? null : Path.of(outcomesExamplesFile);
     }
 }
