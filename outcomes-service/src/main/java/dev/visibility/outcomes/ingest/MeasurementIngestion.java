@@ -4,7 +4,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
@@ -55,13 +57,14 @@ public class MeasurementIngestion {
                             return Mono.error(new PoisonRecord("intervenedAt differs from the intervention's earlier records"));
                         }
                     }
-                    return measurement(m.interventionId(), m.windowDays()).map(Optional::of).defaultIfEmpty(Optional.empty())
-                            .flatMap(oldMeasurement -> {
-                                if (oldMeasurement.isPresent() && !supersedes(m, oldMeasurement.get())) {
-                                    return Mono.just("older than the stored measurement of its window");
-                                }
-                                return apply(m, oldRow.orElse(null), oldMeasurement.orElse(null)).thenReturn("applied");
-                            });
+                    return measurements(m.interventionId()).collectList().flatMap(stored -> {
+                        Measurement oldMeasurement = stored.stream().filter(x -> x.windowDays() == m.windowDays()).findFirst()
+                                .orElse(null);
+                        if (oldMeasurement != null && !supersedes(m, oldMeasurement)) {
+                            return Mono.just("older than the stored measurement of its window");
+                        }
+                        return apply(m, oldRow.orElse(null), oldMeasurement, stored).thenReturn("applied");
+                    });
                 });
     }
 
@@ -71,19 +74,27 @@ public class MeasurementIngestion {
         return byTime > 0 || byTime == 0 && m.eventId().compareTo(stored.eventId()) > 0;
     }
 
-    private Mono<Void> apply(OutcomeMeasured m, Intervention oldRow, Measurement oldMeasurement) {
+    /**
+     * The measurement, the intervention and the scoreboard, impact and conversion rollups in one
+     * statement (data-modifying CTEs, one round trip); what-works after it when an improvement is involved.
+     */
+    private Mono<Void> apply(OutcomeMeasured m, Intervention oldRow, Measurement oldMeasurement, List<Measurement> stored) {
         Measurement next = Measurement.of(m);
-        return upsertMeasurement(next)
-                .then(flags(m.interventionId()))
-                .flatMap(flags -> {
-                    Intervention row = nextIntervention(m, oldRow, flags);
-                    Mono<Void> steps = upsertIntervention(row)
-                            .then(scoreboard(oldRow, row))
-                            .then(whatWorks(oldRow, row))
-                            .then(impact(m.projectId(), row.intervenedOn(), oldMeasurement, next))
-                            .then(conversions(m.projectId(), oldMeasurement, next));
-                    return steps;
-                });
+        List<Measurement> latest = new ArrayList<>(stored);
+        latest.removeIf(x -> x.windowDays() == m.windowDays());
+        latest.add(next);
+        Flags flags = new Flags(latest.stream().anyMatch(Measurement::inFlight), latest.stream().anyMatch(Measurement::blind),
+                latest.stream().anyMatch(Measurement::unmatchedUrl), latest.stream().anyMatch(Measurement::sensorGap),
+                latest.stream().map(Measurement::measuredAt).max(Instant::compareTo).orElseThrow());
+        Intervention row = nextIntervention(m, oldRow, flags);
+
+        Statement statement = new Statement();
+        statement.part(measurementUpsert(next, statement));
+        statement.part(interventionUpsert(row, statement));
+        scoreboard(oldRow, row, statement);
+        impact(m.projectId(), row.intervenedOn(), oldMeasurement, next, statement);
+        conversions(m.projectId(), oldMeasurement, next, statement);
+        return statement.execute(db).then(whatWorks(oldRow, row));
     }
 
     private Intervention nextIntervention(OutcomeMeasured m, Intervention oldRow, Flags flags) {
@@ -123,10 +134,10 @@ public class MeasurementIngestion {
                 canonical == null ? null : mapper.readValue(canonical, OutcomeMeasured.class));
     }
 
-    private Mono<Measurement> measurement(UUID interventionId, int windowDays) {
+    private reactor.core.publisher.Flux<Measurement> measurements(UUID interventionId) {
         return db.sql("""
-                SELECT * FROM measurements WHERE intervention_id = :id AND window_days = :w FOR UPDATE""")
-                .bind("id", interventionId).bind("w", windowDays)
+                SELECT * FROM measurements WHERE intervention_id = :id FOR UPDATE""")
+                .bind("id", interventionId)
                 .map(row -> new Measurement(row.get("intervention_id", UUID.class), row.get("window_days", Integer.class),
                         row.get("project_id", UUID.class), row.get("event_id", UUID.class), row.get("measured_at", Instant.class),
                         row.get("in_flight", Boolean.class), row.get("blind", Boolean.class),
@@ -135,74 +146,54 @@ public class MeasurementIngestion {
                         row.get("cit_delta", Double.class), row.get("presence_delta", Double.class),
                         row.get("af_measured", Boolean.class), row.get("af_delta", Double.class),
                         row.get("conv_covered", Boolean.class), row.get("conv_delta", Double.class)))
-                .one();
-    }
-
-    private Mono<Flags> flags(UUID interventionId) {
-        return db.sql("""
-                SELECT bool_or(in_flight) AS in_flight, bool_or(blind) AS blind, bool_or(unmatched_url) AS unmatched_url,
-                       bool_or(sensor_gap) AS sensor_gap, max(measured_at) AS latest
-                FROM measurements WHERE intervention_id = :id""")
-                .bind("id", interventionId)
-                .map(row -> new Flags(row.get("in_flight", Boolean.class), row.get("blind", Boolean.class),
-                        row.get("unmatched_url", Boolean.class), row.get("sensor_gap", Boolean.class),
-                        row.get("latest", Instant.class)))
-                .one();
+                .all();
     }
 
     // ---- writes
 
-    private Mono<Void> upsertMeasurement(Measurement m) {
-        return db.sql("""
+    private static String measurementUpsert(Measurement m, Statement st) {
+        return """
                 INSERT INTO measurements (intervention_id, window_days, project_id, event_id, measured_at, in_flight, blind,
                     unmatched_url, sensor_gap, window_end_on, cit_measured, cit_delta, presence_delta, af_measured, af_delta,
                     conv_covered, conv_delta)
-                VALUES (:id, :w, :project, :event, :measured, :inFlight, :blind, :unmatched, :gap, :end, :citMeasured,
-                    :citDelta, :presence, :afMeasured, :afDelta, :convCovered, :convDelta)
+                VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)
                 ON CONFLICT (intervention_id, window_days) DO UPDATE SET event_id = EXCLUDED.event_id,
                     measured_at = EXCLUDED.measured_at, in_flight = EXCLUDED.in_flight, blind = EXCLUDED.blind,
                     unmatched_url = EXCLUDED.unmatched_url, sensor_gap = EXCLUDED.sensor_gap,
                     window_end_on = EXCLUDED.window_end_on, cit_measured = EXCLUDED.cit_measured,
                     cit_delta = EXCLUDED.cit_delta, presence_delta = EXCLUDED.presence_delta,
                     af_measured = EXCLUDED.af_measured, af_delta = EXCLUDED.af_delta,
-                    conv_covered = EXCLUDED.conv_covered, conv_delta = EXCLUDED.conv_delta""")
-                .bind("id", m.interventionId()).bind("w", m.windowDays()).bind("project", m.projectId())
-                .bind("event", m.eventId()).bind("measured", m.measuredAt()).bind("inFlight", m.inFlight())
-                .bind("blind", m.blind()).bind("unmatched", m.unmatchedUrl()).bind("gap", m.sensorGap())
-                .bind("end", m.windowEndOn()).bind("citMeasured", m.citMeasured()).bind("citDelta", m.citDelta())
-                .bind("presence", m.presenceDelta()).bind("afMeasured", m.afMeasured()).bind("afDelta", m.afDelta())
-                .bind("convCovered", m.convCovered()).bind("convDelta", m.convDelta())
-                .then();
+                    conv_covered = EXCLUDED.conv_covered, conv_delta = EXCLUDED.conv_delta""".formatted(
+                st.bind(m.interventionId()), st.bind(m.windowDays()), st.bind(m.projectId()), st.bind(m.eventId()),
+                st.bind(m.measuredAt()), st.bind(m.inFlight()), st.bind(m.blind()), st.bind(m.unmatchedUrl()),
+                st.bind(m.sensorGap()), st.bind(m.windowEndOn()), st.bind(m.citMeasured()), st.bind(m.citDelta()),
+                st.bind(m.presenceDelta()), st.bind(m.afMeasured()), st.bind(m.afDelta()), st.bind(m.convCovered()),
+                st.bind(m.convDelta()));
     }
 
-    private Mono<Void> upsertIntervention(Intervention i) {
-        DatabaseClient.GenericExecuteSpec spec = db.sql("""
+    private String interventionUpsert(Intervention i, Statement st) {
+        return """
                 INSERT INTO interventions (intervention_id, project_id, action_id, channel, action_type, intervened_at,
                     intervened_on, result, in_flight, blind, unmatched_url, sensor_gap, measured_at, impact_score,
                     measured_effect, canonical)
-                VALUES (:id, :project, :action, :channel, :type, :at, :on, :result, :inFlight, :blind, :unmatched, :gap,
-                    :measured, :impact, :effect, CAST(:canonical AS jsonb))
+                VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, CAST(%s AS jsonb))
                 ON CONFLICT (intervention_id) DO UPDATE SET action_id = EXCLUDED.action_id, channel = EXCLUDED.channel,
                     action_type = EXCLUDED.action_type, result = EXCLUDED.result, in_flight = EXCLUDED.in_flight,
                     blind = EXCLUDED.blind, unmatched_url = EXCLUDED.unmatched_url, sensor_gap = EXCLUDED.sensor_gap,
                     measured_at = EXCLUDED.measured_at, impact_score = EXCLUDED.impact_score,
-                    measured_effect = EXCLUDED.measured_effect, canonical = EXCLUDED.canonical""")
-                .bind("id", i.interventionId()).bind("project", i.projectId()).bind("action", i.actionId())
-                .bind("channel", i.channel()).bind("at", i.intervenedAt()).bind("on", i.intervenedOn())
-                .bind("result", i.result()).bind("inFlight", i.inFlight()).bind("blind", i.blind())
-                .bind("unmatched", i.unmatchedUrl()).bind("gap", i.sensorGap()).bind("measured", i.measuredAt());
-        spec = i.actionType() == null ? spec.bindNull("type", String.class) : spec.bind("type", i.actionType());
-        spec = i.impactScore() == null ? spec.bindNull("impact", Double.class) : spec.bind("impact", i.impactScore());
-        spec = i.measuredEffect() == null ? spec.bindNull("effect", Double.class) : spec.bind("effect", i.measuredEffect());
-        spec = i.canonical() == null ? spec.bindNull("canonical", String.class)
-                : spec.bind("canonical", mapper.writeValueAsString(i.canonical()));
-        return spec.then();
+                    measured_effect = EXCLUDED.measured_effect, canonical = EXCLUDED.canonical""".formatted(
+                st.bind(i.interventionId()), st.bind(i.projectId()), st.bind(i.actionId()), st.bind(i.channel()),
+                st.bindNullable(i.actionType(), String.class), st.bind(i.intervenedAt()), st.bind(i.intervenedOn()),
+                st.bind(i.result()), st.bind(i.inFlight()), st.bind(i.blind()), st.bind(i.unmatchedUrl()),
+                st.bind(i.sensorGap()), st.bind(i.measuredAt()), st.bindNullable(i.impactScore(), Double.class),
+                st.bindNullable(i.measuredEffect(), Double.class),
+                st.bindNullable(i.canonical() == null ? null : mapper.writeValueAsString(i.canonical()), String.class));
     }
 
-    private Mono<Void> scoreboard(Intervention oldRow, Intervention row) {
+    private static void scoreboard(Intervention oldRow, Intervention row, Statement st) {
         double[] delta = minus(scoreboard(row), oldRow == null ? null : scoreboard(oldRow));
-        return add("scoreboard_daily", SCOREBOARD, INTEGER_COLUMNS_SCOREBOARD, "project_id, day",
-                new Object[] {row.projectId(), row.intervenedOn()}, delta);
+        st.part(add("scoreboard_daily", SCOREBOARD, INTEGER_COLUMNS_SCOREBOARD, "project_id, day",
+                new Object[] {row.projectId(), row.intervenedOn()}, delta, st));
     }
 
     static double[] scoreboard(Intervention i) {
@@ -275,10 +266,10 @@ public class MeasurementIngestion {
                 .bind("type", key.actionType()).then());
     }
 
-    private Mono<Void> impact(UUID project, LocalDate day, Measurement oldMeasurement, Measurement next) {
+    private static void impact(UUID project, LocalDate day, Measurement oldMeasurement, Measurement next, Statement st) {
         double[] delta = minus(impact(next), oldMeasurement == null ? null : impact(oldMeasurement));
-        return add("impact_daily", IMPACT, -1, "project_id, day, window_days",
-                new Object[] {project, day, next.windowDays()}, delta);
+        st.part(add("impact_daily", IMPACT, -1, "project_id, day, window_days",
+                new Object[] {project, day, next.windowDays()}, delta, st));
     }
 
     static double[] impact(Measurement m) {
@@ -288,51 +279,92 @@ public class MeasurementIngestion {
         return new double[] {0, m.citMeasured() ? 1 : 0, m.citDelta(), m.presenceDelta(), m.afMeasured() ? 1 : 0, m.afDelta()};
     }
 
-    private Mono<Void> conversions(UUID project, Measurement oldMeasurement, Measurement next) {
-        Mono<Void> remove = oldMeasurement == null || !oldMeasurement.countsConversions() ? Mono.empty()
-                : add("conversions_daily", CONVERSIONS, -1, "project_id, day, window_days",
-                        new Object[] {project, oldMeasurement.windowEndOn(), oldMeasurement.windowDays()},
-                        new double[] {-1, -oldMeasurement.convDelta()});
-        Mono<Void> add = !next.countsConversions() ? Mono.empty()
-                : add("conversions_daily", CONVERSIONS, -1, "project_id, day, window_days",
-                        new Object[] {project, next.windowEndOn(), next.windowDays()}, new double[] {1, next.convDelta()});
-        return remove.then(add);
+    private static void conversions(UUID project, Measurement oldMeasurement, Measurement next, Statement st) {
+        boolean remove = oldMeasurement != null && oldMeasurement.countsConversions();
+        boolean add = next.countsConversions();
+        if (remove && add && oldMeasurement.windowEndOn().equals(next.windowEndOn())) {
+            // one row: one delta (two changes of the same row in one statement are not allowed)
+            st.part(add("conversions_daily", CONVERSIONS, -1, "project_id, day, window_days",
+                    new Object[] {project, next.windowEndOn(), next.windowDays()},
+                    new double[] {0, next.convDelta() - oldMeasurement.convDelta()}, st));
+            return;
+        }
+        if (remove) {
+            st.part(add("conversions_daily", CONVERSIONS, -1, "project_id, day, window_days",
+                    new Object[] {project, oldMeasurement.windowEndOn(), oldMeasurement.windowDays()},
+                    new double[] {-1, -oldMeasurement.convDelta()}, st));
+        }
+        if (add) {
+            st.part(add("conversions_daily", CONVERSIONS, -1, "project_id, day, window_days",
+                    new Object[] {project, next.windowEndOn(), next.windowDays()}, new double[] {1, next.convDelta()}, st));
+        }
     }
 
     /**
-     * Adds {@code delta} to the rollup row of {@code key} (created at zero when missing). Columns
-     * whose names are the first {@code integerColumns} (or, with -1, named like counts) bind as integers.
+     * The upsert that adds {@code delta} to the rollup row of {@code key} (created at zero when
+     * missing), or null when the delta is zero. The first {@code integerColumns} columns (with -1:
+     * those named like counts) bind as integers.
      */
-    private Mono<Void> add(String table, String[] columns, int integerColumns, String keyColumns, Object[] key, double[] delta) {
+    private static String add(String table, String[] columns, int integerColumns, String keyColumns, Object[] key,
+            double[] delta, Statement st) {
         if (isZero(delta)) {
-            return Mono.empty();
+            return null;
         }
-        String[] keys = keyColumns.split(",\\s*");
         StringBuilder sql = new StringBuilder("INSERT INTO ").append(table).append(" (").append(keyColumns);
         for (String c : columns) {
             sql.append(", ").append(c);
         }
         sql.append(") VALUES (");
-        for (int k = 0; k < keys.length; k++) {
-            sql.append(k == 0 ? "" : ", ").append(":k").append(k);
+        for (int k = 0; k < key.length; k++) {
+            sql.append(k == 0 ? "" : ", ").append(st.bind(key[k]));
         }
         for (int c = 0; c < columns.length; c++) {
-            sql.append(", :v").append(c);
+            boolean integer = integerColumns >= 0 ? c < integerColumns : isCount(columns[c]);
+            sql.append(", ").append(integer ? st.bind((int) Math.round(delta[c])) : st.bind(delta[c]));
         }
         sql.append(") ON CONFLICT (").append(keyColumns).append(") DO UPDATE SET ");
         for (int c = 0; c < columns.length; c++) {
             sql.append(c == 0 ? "" : ", ").append(columns[c]).append(" = ").append(table).append('.').append(columns[c])
                     .append(" + EXCLUDED.").append(columns[c]);
         }
-        DatabaseClient.GenericExecuteSpec spec = db.sql(sql.toString());
-        for (int k = 0; k < key.length; k++) {
-            spec = spec.bind("k" + k, key[k]);
+        return sql.toString();
+    }
+
+    /** Several writes as one statement of data-modifying CTEs, with numbered bind markers. */
+    static final class Statement {
+
+        private final List<String> parts = new ArrayList<>();
+        private final List<Object> values = new ArrayList<>();
+
+        String bind(Object value) {
+            values.add(value);
+            return "$" + values.size();
         }
-        for (int c = 0; c < columns.length; c++) {
-            boolean integer = integerColumns >= 0 ? c < integerColumns : isCount(columns[c]);
-            spec = integer ? spec.bind("v" + c, (int) Math.round(delta[c])) : spec.bind("v" + c, delta[c]);
+
+        String bindNullable(Object value, Class<?> type) {
+            values.add(value == null ? type : value);
+            return "$" + values.size();
         }
-        return spec.then();
+
+        void part(String sql) {
+            if (sql != null) {
+                parts.add(sql);
+            }
+        }
+
+        Mono<Void> execute(DatabaseClient db) {
+            StringBuilder sql = new StringBuilder("WITH ");
+            for (int i = 0; i < parts.size(); i++) {
+                sql.append(i == 0 ? "" : ", ").append("w").append(i).append(" AS (").append(parts.get(i)).append(" RETURNING 1)");
+            }
+            sql.append(" SELECT 1");
+            DatabaseClient.GenericExecuteSpec spec = db.sql(sql.toString());
+            for (int i = 0; i < values.size(); i++) {
+                Object v = values.get(i);
+                spec = v instanceof Class<?> type ? spec.bindNull(i, type) : spec.bind(i, v);
+            }
+            return spec.then();
+        }
     }
 
     private static boolean isCount(String column) {
