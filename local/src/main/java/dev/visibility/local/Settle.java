@@ -38,6 +38,7 @@ final class Settle {
             "recommendations", "actions-service",
             "agents.runs", "agents-service",
             "agents.threads", "agents-service",
+            "outcomes.measurements", "outcomes-service",
             "public.events", "webhook-fan-out",
             "webhook.deliveries", "webhook-delivery");
 

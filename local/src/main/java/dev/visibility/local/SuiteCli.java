@@ -7,7 +7,8 @@ import java.util.List;
 
 /**
  * The developer commands of {@code ./suite} that talk to a running suite:
- * {@code simulate tracking-run}, {@code simulate recommendation}, {@code simulate agent-run} and {@code webhooks listen}.
+ * {@code simulate tracking-run}, {@code simulate recommendation}, {@code simulate agent-run},
+ * {@code simulate measurement} and {@code webhooks listen}.
  * Plain Java (no Spring), started by {@code ./suite} with {@code java -cp local.jar:<runtime classpath>},
  * which passes where the suite is: {@code -Dsuite.state} (its state directory with
  * {@code credentials.json} and {@code demo.env}), {@code -Dsuite.gateway} (the gateway URL) and
@@ -28,6 +29,9 @@ public final class SuiteCli {
               ./suite simulate agent-run [--project ID]
                   publish a managed-agent run onto agents.runs, as the agent runner does (running,
                   then completed and reviewed); E8 shows it with its draft
+              ./suite simulate measurement [--project ID] [--action ID]
+                  publish the closed 14-day window of a new intervention onto outcomes.measurements, as a
+                  measurement job does; it is an improved result in E2 and counts in E7
               ./suite webhooks listen [--events a,b] [--forward-to URL]
                   subscribe a receiver on this machine through the gateway with the demo key, print
                   every delivery (event, delivery id, signature check), forward it to URL if asked,
@@ -72,6 +76,11 @@ public final class SuiteCli {
             if (words.size() >= 2 && words.get(0).equals("simulate") && words.get(1).equals("agent-run")) {
                 Options options = Options.parse(words.subList(2, words.size()), List.of("--project"));
                 new AgentRunSimulation(SuiteLocation.fromSystemProperties()).run(options, out);
+                return 0;
+            }
+            if (words.size() >= 2 && words.get(0).equals("simulate") && words.get(1).equals("measurement")) {
+                Options options = Options.parse(words.subList(2, words.size()), List.of("--project", "--action"));
+                new MeasurementSimulation(SuiteLocation.fromSystemProperties()).run(options, out);
                 return 0;
             }
             if (words.size() >= 2 && words.get(0).equals("webhooks") && words.get(1).equals("listen")) {

@@ -87,6 +87,24 @@ class SuiteCliTest {
     }
 
     @Test
+    void simulatedMeasurementMatchesTheOutcomesMeasurementsSchema() throws IOException {
+        UUID project = UUID.randomUUID();
+        UUID action = UUID.randomUUID();
+        Instant now = Instant.parse("2026-11-22T07:00:00.123Z");
+        Map<String, Object> record = MeasurementSimulation.measurement(project, action, now, new Random(5));
+        assertValid("outcomes.measurements", SuiteLocation.JSON.writeValueAsString(record));
+        // a closed 14-day window: measured after intervenedAt + 14 days, not in flight
+        assertThat(record.get("windowDays")).isEqualTo(14);
+        assertThat(record.get("inFlight")).isEqualTo(false);
+        assertThat(Instant.parse((String) record.get("measuredAt")))
+                .isAfter(Instant.parse((String) record.get("intervenedAt")).plus(java.time.Duration.ofDays(14)))
+                .isBefore(now);
+        assertThat(record.get("actionId")).isEqualTo(action.toString());
+        assertThat(MeasurementSimulation.measurement(project, action, now, new Random(5)).get("interventionId"))
+                .isNotEqualTo(record.get("interventionId"));
+    }
+
+    @Test
     void signatureIsLowercaseHexHmacSha256OfTheBodyComparedWhole() {
         // RFC 4231 test case 2: key "Jefe", data "what do ya want for nothing?"
         byte[] body = "what do ya want for nothing?".getBytes(StandardCharsets.UTF_8);
@@ -104,6 +122,8 @@ class SuiteCliTest {
         for (String[] args : List.of(new String[] {}, new String[] {"simulate"}, new String[] {"simulate", "nothing"},
                 new String[] {"simulate", "tracking-run", "--colour", "red"}, new String[] {"simulate", "tracking-run", "--project"},
                 new String[] {"simulate", "tracking-run", "--project", "not-a-uuid"},
+                new String[] {"simulate", "measurement", "--action", "not-a-uuid"},
+                new String[] {"simulate", "measurement", "--colour", "red"},
                 new String[] {"webhooks", "listen", "--events", "search-tracking.completed,action.deleted"},
                 new String[] {"webhooks", "listen", "--forward-to", "ftp://example.com/x"},
                 new String[] {"webhooks", "listen", "--events", "a", "--events", "b"})) {
