@@ -1,5 +1,7 @@
 package dev.visibility.outcomes.config;
 
+import java.util.List;
+
 import dev.visibility.outcomes.actions.ActionEventRecord;
 import dev.visibility.outcomes.actions.ActionEvents;
 import dev.visibility.outcomes.ingest.MeasurementIngestion;
@@ -7,12 +9,13 @@ import dev.visibility.platform.consumer.TopicConsumer;
 import dev.visibility.platform.events.OutcomeMeasured;
 import dev.visibility.platform.events.Topics;
 import org.springframework.context.annotation.Bean;
+import reactor.core.publisher.Flux;
 import org.springframework.context.annotation.Configuration;
 
 /**
  * The service's two inputs, both through the platform's {@link TopicConsumer} (validation, poison
  * records to {@code <topic>.DLT}, transient failures retried, eventId claimed in the handler's
- * transaction): measured windows on {@code outcomes.measurements}, and the action events on
+ * transaction): measured windows on {@code outcomes.measurements} (a poll at a time), and the action events on
  * {@code public.events} for titles and completion times.
  */
 @Configuration(proxyBeanMethods = false)
@@ -20,7 +23,10 @@ class OutcomesConsumers {
 
     @Bean
     TopicConsumer<OutcomeMeasured> measurementsConsumer(MeasurementIngestion ingestion, OutcomesProperties properties) {
-        return TopicConsumer.of(Topics.OUTCOMES_MEASUREMENTS, OutcomeMeasured.class, ingestion::ingest)
+        // a poll's measurements in one transaction (one claim statement, one commit), applied in
+        // order: the measurement jobs publish windows in bulk
+        return TopicConsumer.batch(Topics.OUTCOMES_MEASUREMENTS, OutcomeMeasured.class,
+                        (List<OutcomeMeasured> batch) -> Flux.fromIterable(batch).concatMap(ingestion::ingest).then())
                 .idempotent("outcomes-service.outcomes-measurements")
                 .timeout(properties.ingestTimeout());
     }
