@@ -64,6 +64,12 @@ public final class RequestBodies {
                         .setCoercion(CoercionInputShape.String, CoercionAction.Fail))
                 .build();
         this.validator = validator;
+        // the validator reads its message bundles from the class path on first use: do it here,
+        // at start-up, rather than on an event-loop thread with the first bad request
+        validator.validate(new WarmUp(null));
+    }
+
+    private record WarmUp(@jakarta.validation.constraints.NotNull String value) {
     }
 
     public <T> T read(JsonNode body, Class<T> type) {
