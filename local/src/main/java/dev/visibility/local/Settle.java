@@ -36,6 +36,9 @@ final class Settle {
             "tracking.runs", "visibility-service",
             "agentpicks.runs", "visibility-service",
             "recommendations", "actions-service",
+            "traffic.config", "traffic-service",
+            "traffic.hits", "traffic-service",
+            "adoption.metrics", "traffic-service",
             "public.events", "webhook-fan-out",
             "webhook.deliveries", "webhook-delivery");
 
