@@ -1,12 +1,14 @@
 package dev.visibility.traffic.hits;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
 import java.util.UUID;
 
 import dev.visibility.platform.events.TrafficHitObserved;
+import dev.visibility.traffic.config.TrafficProperties;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.stereotype.Component;
 import reactor.core.publisher.Mono;
@@ -33,9 +35,15 @@ public class HitIngestion {
                        DATE '1970-01-01' + s.bd AS last_bot_day, DATE '1970-01-01' + s.rd AS last_referral_day
                 FROM unnest(:sProject::uuid[], :sHost::text[], :sPrefix::text[], :sSession::text[], :sDay::int[],
                             :sBot::int[], :sRef::int[]) AS s(project_id, hostname, prefix, session_id, d, bd, rd)
-            ), s_old AS (
-                SELECT t.project_id, t.hostname, t.prefix, t.session_id, t.last_day, t.last_bot_day, t.last_referral_day
-                FROM traffic_sessions t JOIN s_in USING (project_id, hostname, prefix, session_id)
+            ), cur AS (
+                -- each input session with its stored last days (one index probe each): what the batch moves
+                SELECT s.project_id, s.hostname, s.prefix, t.last_day AS o_day,
+                       greatest(t.last_day, s.last_day) AS n_day, t.last_bot_day AS o_bot,
+                       greatest(t.last_bot_day, s.last_bot_day) AS n_bot, t.last_referral_day AS o_ref,
+                       greatest(t.last_referral_day, s.last_referral_day) AS n_ref
+                FROM s_in s LEFT JOIN traffic_sessions t
+                    ON t.project_id = s.project_id AND t.hostname = s.hostname AND t.prefix = s.prefix
+                   AND t.session_id = s.session_id
             ), s_new AS (
                 INSERT INTO traffic_sessions AS t (project_id, hostname, prefix, session_id, last_day, last_bot_day,
                                                    last_referral_day)
@@ -47,12 +55,9 @@ public class HitIngestion {
                 WHERE excluded.last_day > t.last_day
                    OR excluded.last_bot_day > coalesce(t.last_bot_day, '-infinity'::date)
                    OR excluded.last_referral_day > coalesce(t.last_referral_day, '-infinity'::date)
-                RETURNING t.project_id, t.hostname, t.prefix, t.session_id, t.last_day, t.last_bot_day, t.last_referral_day
             ), moved AS (
-                SELECT n.project_id, n.hostname, n.prefix, n.last_day AS n_day, o.last_day AS o_day,
-                       n.last_bot_day AS n_bot, o.last_bot_day AS o_bot, n.last_referral_day AS n_ref,
-                       o.last_referral_day AS o_ref
-                FROM s_new n LEFT JOIN s_old o USING (project_id, hostname, prefix, session_id)
+                SELECT * FROM cur
+                WHERE o_day IS DISTINCT FROM n_day OR o_bot IS DISTINCT FROM n_bot OR o_ref IS DISTINCT FROM n_ref
             ), deltas (project_id, hostname, prefix, day, t, b, r, s, bs, rs) AS (
                 SELECT project_id, hostname, prefix, day, t, b, r, 0::bigint, 0::bigint, 0::bigint FROM counts
                 UNION ALL SELECT project_id, hostname, prefix, n_day, 0, 0, 0, 1, 0, 0 FROM moved
@@ -103,10 +108,12 @@ public class HitIngestion {
 
     private final DatabaseClient db;
     private final Clock clock;
+    private final Duration statementTimeout;
 
-    HitIngestion(DatabaseClient db, Clock clock) {
+    HitIngestion(DatabaseClient db, Clock clock, TrafficProperties properties) {
         this.db = db;
         this.clock = clock;
+        this.statementTimeout = properties.ingestTimeout();
     }
 
     /** Applies the hits (the caller's transaction); answers how many session scopes moved. */
@@ -122,7 +129,12 @@ public class HitIngestion {
 
     private Mono<Void> lock(TreeSet<UUID> projects) {
         // in a fixed order, so that two consumers never wait for each other
-        return db.sql("SELECT pg_advisory_xact_lock(:space, hashtext(p::text)) FROM unnest(:projects::uuid[]) WITH ORDINALITY AS x(p, o) ORDER BY o")
+        // the batch's statement may take longer than the platform's per-statement limit (10 s)
+        return db.sql("""
+                SELECT set_config('statement_timeout', :timeout, true),
+                       (SELECT count(pg_advisory_xact_lock(:space, hashtext(p::text)))
+                        FROM unnest(:projects::uuid[]) WITH ORDINALITY AS x(p, o))""")
+                .bind("timeout", String.valueOf(statementTimeout.toMillis()))
                 .bind("space", LOCK_SPACE)
                 .bind("projects", projects.toArray(UUID[]::new))
                 .fetch().all().then();
