@@ -129,9 +129,12 @@ public class HitIngestion {
 
     private Mono<Void> lock(TreeSet<UUID> projects) {
         // in a fixed order, so that two consumers never wait for each other
-        // the batch's statement may take longer than the platform's per-statement limit (10 s)
+        // for this transaction: the batch's statement may take longer than the platform's
+        // per-statement limit (10 s); and its sessions are looked up by key (one index probe each),
+        // never by hashing the whole sessions table, whose size grows with the traffic
         return db.sql("""
-                SELECT set_config('statement_timeout', :timeout, true),
+                SELECT set_config('statement_timeout', :timeout, true), set_config('enable_hashjoin', 'off', true),
+                       set_config('enable_mergejoin', 'off', true),
                        (SELECT count(pg_advisory_xact_lock(:space, hashtext(p::text)))
                         FROM unnest(:projects::uuid[]) WITH ORDINALITY AS x(p, o))""")
                 .bind("timeout", String.valueOf(statementTimeout.toMillis()))
