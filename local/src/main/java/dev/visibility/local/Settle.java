@@ -39,6 +39,9 @@ final class Settle {
             "agents.runs", "agents-service",
             "agents.threads", "agents-service",
             "outcomes.measurements", "outcomes-service",
+            "traffic.config", "traffic-service",
+            "traffic.hits", "traffic-service",
+            "adoption.metrics", "traffic-service",
             "public.events", "webhook-fan-out",
             "webhook.deliveries", "webhook-delivery");
 

@@ -8,7 +8,7 @@ import java.util.List;
 /**
  * The developer commands of {@code ./suite} that talk to a running suite:
  * {@code simulate tracking-run}, {@code simulate recommendation}, {@code simulate agent-run},
- * {@code simulate measurement} and {@code webhooks listen}.
+ * {@code simulate measurement}, {@code simulate traffic} and {@code webhooks listen}.
  * Plain Java (no Spring), started by {@code ./suite} with {@code java -cp local.jar:<runtime classpath>},
  * which passes where the suite is: {@code -Dsuite.state} (its state directory with
  * {@code credentials.json} and {@code demo.env}), {@code -Dsuite.gateway} (the gateway URL) and
@@ -32,6 +32,9 @@ public final class SuiteCli {
               ./suite simulate measurement [--project ID] [--action ID]
                   publish the closed 14-day window of a new intervention onto outcomes.measurements, as a
                   measurement job does; it is an improved result in E2 and counts in E7
+              ./suite simulate traffic [--project ID] [--hits N]
+                  publish a burst of N (1000) AI-crawler and referral hits of the last hour onto
+                  traffic.hits, as a traffic sensor does; E4 counts them within seconds
               ./suite webhooks listen [--events a,b] [--forward-to URL]
                   subscribe a receiver on this machine through the gateway with the demo key, print
                   every delivery (event, delivery id, signature check), forward it to URL if asked,
@@ -81,6 +84,11 @@ public final class SuiteCli {
             if (words.size() >= 2 && words.get(0).equals("simulate") && words.get(1).equals("measurement")) {
                 Options options = Options.parse(words.subList(2, words.size()), List.of("--project", "--action"));
                 new MeasurementSimulation(SuiteLocation.fromSystemProperties()).run(options, out);
+                return 0;
+            }
+            if (words.size() >= 2 && words.get(0).equals("simulate") && words.get(1).equals("traffic")) {
+                Options options = Options.parse(words.subList(2, words.size()), List.of("--project", "--hits"));
+                new TrafficSimulation(SuiteLocation.fromSystemProperties()).run(options, out);
                 return 0;
             }
             if (words.size() >= 2 && words.get(0).equals("webhooks") && words.get(1).equals("listen")) {

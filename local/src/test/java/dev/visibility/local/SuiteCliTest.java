@@ -153,6 +153,26 @@ class SuiteCliTest {
         assertThat(WebhookListen.summary("not json".getBytes(StandardCharsets.UTF_8))).isEqualTo("  (body is not JSON)");
     }
 
+    @Test
+    void simulatedTrafficHitsMatchTheTrafficHitsSchema() throws IOException {
+        UUID project = UUID.randomUUID();
+        Instant now = Instant.parse("2026-11-22T07:00:00.123Z");
+        Random random = new Random(11);
+        int bots = 0;
+        for (int i = 0; i < 200; i++) {
+            Map<String, Object> hit = TrafficSimulation.hit(project, now, random);
+            assertValid("traffic.hits", SuiteLocation.JSON.writeValueAsString(hit));
+            // exactly one of botName and referrer (the consumer's rule beyond the schema)
+            assertThat(hit.get("botName") == null).isNotEqualTo(hit.get("referrer") == null);
+            bots += hit.get("botName") == null ? 0 : 1;
+            assertThat(Instant.parse((String) hit.get("observedAt"))).isBetween(now.minusSeconds(3600), now);
+        }
+        assertThat(bots).isBetween(100, 190);
+        assertThat(TrafficSimulation.hits(null)).isEqualTo(1000);
+        assertThatThrownBy(() -> TrafficSimulation.hits("0")).isInstanceOf(CliException.class);
+        assertThatThrownBy(() -> TrafficSimulation.hits("many")).isInstanceOf(CliException.class);
+    }
+
     private static void assertValid(String name, String json) throws IOException {
         Schema schema = SCHEMAS.getSchema(Files.readString(EVENTS.resolve(name + ".schema.json")), InputFormat.JSON);
         assertThat(schema.validate(json, InputFormat.JSON,

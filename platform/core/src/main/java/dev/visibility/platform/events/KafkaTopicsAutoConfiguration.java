@@ -15,7 +15,7 @@ import org.springframework.kafka.core.KafkaAdmin;
 
 /**
  * Declares the topics of DESIGN.md so that whichever service starts first creates them
- * (KafkaAdmin creates only the missing ones). {@code auth.keys} is compacted. Every topic has
+ * (KafkaAdmin creates only the missing ones). {@code auth.keys} and {@code traffic.config} (a whole configuration per project key) are compacted. Every topic has
  * {@code suite.kafka.partitions} partitions unless {@code suite.kafka.topic-partitions.<topic>}
  * says otherwise (webhook.deliveries has more: its consumers make the slow HTTP calls).
  */
@@ -32,7 +32,7 @@ public class KafkaTopicsAutoConfiguration {
             // suite.kafka.topic-partitions.<topic> overrides the default for one topic
             int count = environment.getProperty("suite.kafka.topic-partitions." + name, Integer.class, partitions);
             TopicBuilder builder = TopicBuilder.name(name).partitions(count).replicas(replicationFactor);
-            if (name.equals(Topics.AUTH_KEYS)) {
+            if (name.equals(Topics.AUTH_KEYS) || name.equals(Topics.TRAFFIC_CONFIG)) {
                 builder.compact();
             }
             topics.add(builder.build());

@@ -11,6 +11,10 @@ public final class Topics {
     public static final String AGENTPICKS_RUNS = "agentpicks.runs";
     /** key projectId: one record per observed bot or referral hit → traffic-service. */
     public static final String TRAFFIC_HITS = "traffic.hits";
+    /** key projectId: a project's traffic configuration (domains, sensor sources), whole, latest configuredAt wins → traffic-service. */
+    public static final String TRAFFIC_CONFIG = "traffic.config";
+    /** key projectId: one adoption metric sample per domain (weekly downloads, stars) → traffic-service. */
+    public static final String ADOPTION_METRICS = "adoption.metrics";
     /** key projectId: candidate recommendations with evidence → actions-service. */
     public static final String RECOMMENDATIONS = "recommendations";
     /** key projectId: measured windows per intervention → outcomes-service. */
@@ -33,7 +37,7 @@ public final class Topics {
     /** Topics created at start-up by every service (KafkaAdmin creates only the missing ones). */
     public static final List<String> ALL = List.of(TRACKING_RUNS, AGENTPICKS_RUNS, TRAFFIC_HITS, RECOMMENDATIONS,
             OUTCOMES_MEASUREMENTS, PUBLIC_EVENTS, AUTH_KEYS, USAGE_REQUESTS, WEBHOOK_DELIVERIES, AGENTS_RUNS, AGENTS_THREADS,
-            AGENTS_THREAD_STOPS);
+            AGENTS_THREAD_STOPS, TRAFFIC_CONFIG, ADOPTION_METRICS);
 
     /** Kafka header that carries the eventId of every record. */
     public static final String EVENT_ID_HEADER = "eventId";

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# traffic-service benchmark: ingestion rate of traffic.hits into the rollups and "published ->
+# visible in E4" of probe hits at that rate; then E4 latency over the rollups of 10 million hits on
+# 50,000 paths over 90 days (no filter, domain, domain + pathPrefix). Standalone: an embedded Kafka
+# broker and PostgreSQL and the service in one JVM, as in the tests. Results: bench/TrafficBench.md.
+#
+#   bench/TrafficBench.sh [rate=20000] [seconds=30] [projects=12] [samples=500] [paths=50000] [hits=10000000]
+#
+# The program is traffic-service/src/test/java/dev/visibility/traffic/bench/TrafficBench.java.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+offline=${MAVEN_OFFLINE:--o}
+mvn -B -q $offline test-compile -pl platform/core,platform/testing,traffic-service -am
+mvn -B -q $offline dependency:build-classpath -pl traffic-service -Dmdep.includeScope=test \
+  -Dmdep.outputFile=target/bench.classpath >/dev/null
+cp="traffic-service/target/test-classes:traffic-service/target/classes:platform/testing/target/classes:platform/core/target/classes:$(cat traffic-service/target/bench.classpath)"
+exec java -Xmx1g ${BENCH_JAVA_OPTS:-} -cp "$cp" dev.visibility.traffic.bench.TrafficBench "$@"

@@ -1,0 +1,20 @@
+package dev.visibility.traffic.adoption;
+
+import dev.visibility.platform.consumer.TopicConsumer;
+import dev.visibility.platform.events.AdoptionMetricSampled;
+import dev.visibility.platform.events.Topics;
+import dev.visibility.traffic.config.TrafficProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/** Consumes {@code adoption.metrics}: each sample stored once per eventId ({@link AdoptionIngestion}). */
+@Configuration(proxyBeanMethods = false)
+class AdoptionMetricsConsumer {
+
+    @Bean
+    TopicConsumer<AdoptionMetricSampled> adoptionMetrics(AdoptionIngestion ingestion, TrafficProperties properties) {
+        return TopicConsumer.of(Topics.ADOPTION_METRICS, AdoptionMetricSampled.class, ingestion::apply)
+                .idempotent("traffic-service.adoption-metrics")
+                .timeout(properties.ingestTimeout());
+    }
+}

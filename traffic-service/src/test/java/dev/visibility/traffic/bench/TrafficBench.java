@@ -1,0 +1,316 @@
+package dev.visibility.traffic.bench;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Random;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import dev.visibility.platform.events.Topics;
+import dev.visibility.platform.testing.SharedInfrastructure;
+import dev.visibility.platform.testing.TestTokens;
+import dev.visibility.traffic.TrafficServiceApplication;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/**
+ * traffic-service benchmark (issue 18), standalone: an embedded Kafka broker and PostgreSQL (as in
+ * the tests) and the service in this JVM, on this machine.
+ *
+ * <ol>
+ * <li><b>Ingestion</b>: publishes hits onto {@code traffic.hits} at {@code rate} per second for
+ * {@code seconds} ({@code projects} projects, two hostnames each, 5,000 paths, 20,000 sessions, 70 %
+ * crawlers), plus one probe hit every 200 ms for a probe project whose E4 total is polled over HTTP
+ * every 50 ms. Prints the rate the rollups took the hits in (sustained, from the first send until
+ * every hit is applied) and p50/p99/max of "published to visible in E4" of the probes.</li>
+ * <li><b>E4 latency</b>: the rollups that {@code hits} hits over 90 days on {@code paths} distinct
+ * paths make (two hostnames, /docs and /blog, 50 sections each), inserted directly with SQL (the
+ * benchmark may; the service never does), then {@code samples} sequential E4 requests per query
+ * after a warm-up: no filter, {@code domain}, {@code domain} + a large {@code pathPrefix}, and
+ * {@code domain} + a leaf path. Prints p50/p99 per query (target p99 ≤ 50 ms).</li>
+ * </ol>
+ *
+ * <pre>bench/TrafficBench.sh [rate=20000] [seconds=30] [projects=12] [samples=500] [paths=50000] [hits=10000000]</pre>
+ */
+public final class TrafficBench {
+
+    static final Pattern TOTAL = Pattern.compile("\"totalEvents\":(\\d+)");
+    static final List<String> BOTS = List.of("GPTBot", "OAI-SearchBot", "ClaudeBot", "PerplexityBot", "CCBot");
+
+    public static void main(String[] args) {
+        try {
+            bench(args);
+            System.exit(0);
+        } catch (Throwable e) {
+            e.printStackTrace();
+            System.exit(1);
+        }
+    }
+
+    static int arg(String[] args, int i, int fallback) {
+        return args.length > i ? Integer.parseInt(args[i]) : fallback;
+    }
+
+    private static void bench(String[] args) throws Exception {
+        int rate = arg(args, 0, 20_000);
+        int seconds = arg(args, 1, 30);
+        int projects = arg(args, 2, 12);
+        int samples = arg(args, 3, 500);
+        int paths = arg(args, 4, 50_000);
+        long hits = args.length > 5 ? Long.parseLong(args[5]) : 10_000_000L;
+
+        Map<String, Object> properties = new HashMap<>(SharedInfrastructure.springProperties());
+        properties.put("server.port", "0");
+        properties.put("logging.level.root", "WARN");
+        properties.put("management.server.port", "-1");
+        String[] arguments = properties.entrySet().stream().map(e -> "--" + e.getKey() + "=" + e.getValue())
+                .toArray(String[]::new);
+        ConfigurableApplicationContext context = new SpringApplicationBuilder(TrafficServiceApplication.class).run(arguments);
+        String base = "http://127.0.0.1:" + context.getEnvironment().getProperty("local.server.port");
+        System.out.printf("traffic-service up (%d cores); rate %,d hits/s for %d s over %d projects%n",
+                Runtime.getRuntime().availableProcessors(), rate, seconds, projects);
+
+        ingestion(base, rate, seconds, projects);
+        e4(base, samples, paths, hits);
+        context.close();
+    }
+
+    // ---------------------------------------------------------------- ingestion
+
+    private static void ingestion(String base, int rate, int seconds, int projectCount) throws Exception {
+        List<UUID> projects = new ArrayList<>();
+        for (int i = 0; i < projectCount; i++) {
+            projects.add(UUID.randomUUID());
+        }
+        UUID probe = UUID.randomUUID();
+        Properties config = new Properties();
+        config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, SharedInfrastructure.kafkaBootstrapServers());
+        config.put(ProducerConfig.ACKS_CONFIG, "all");
+        config.put(ProducerConfig.LINGER_MS_CONFIG, 5);
+        config.put(ProducerConfig.BATCH_SIZE_CONFIG, 512 * 1024);
+        config.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
+        config.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
+        config.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
+        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
+        String probeToken = TestTokens.bearer(TestTokens.forProject(probe.toString(), "traffic.read"));
+
+        long total = (long) rate * seconds;
+        List<Long> probeSent = Collections.synchronizedList(new ArrayList<>());
+        List<Long> probeLatencies = Collections.synchronizedList(new ArrayList<>());
+        AtomicLong sentCount = new AtomicLong();
+        Thread watcher = new Thread(() -> {
+            int seen = 0;
+            while (!Thread.currentThread().isInterrupted()) {
+                try {
+                    Thread.sleep(50);
+                    int visible = (int) total(http, base, probe, probeToken, "");
+                    long now = System.nanoTime();
+                    for (; seen < visible && seen < probeSent.size(); seen++) {
+                        probeLatencies.add(now - probeSent.get(seen));
+                    }
+                } catch (InterruptedException e) {
+                    return;
+                } catch (Exception e) {
+                    // an answer that did not come is tried again at the next tick
+                }
+            }
+        }, "bench-probe-watcher");
+        watcher.setDaemon(true);
+        watcher.start();
+
+        Random random = new Random(42);
+        long started;
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(config)) {
+            started = System.nanoTime();
+            long perTick = Math.max(1, rate / 100);
+            long nextProbe = started;
+            for (long tick = 0; sentCount.get() < total; tick++) {
+                long due = started + tick * 10_000_000L;
+                long wait = due - System.nanoTime();
+                if (wait > 0) {
+                    Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
+                }
+                Instant now = Instant.now();
+                for (long i = 0; i < perTick && sentCount.get() < total; i++) {
+                    UUID project = projects.get(random.nextInt(projects.size()));
+                    producer.send(new ProducerRecord<>(Topics.TRAFFIC_HITS, project.toString(), hit(project, random, now)));
+                    sentCount.incrementAndGet();
+                }
+                if (System.nanoTime() >= nextProbe) {
+                    probeSent.add(System.nanoTime());
+                    producer.send(new ProducerRecord<>(Topics.TRAFFIC_HITS, probe.toString(), hit(probe, random, now)));
+                    nextProbe += 200_000_000L;
+                }
+            }
+            producer.flush();
+        }
+        double sendSeconds = (System.nanoTime() - started) / 1e9;
+        System.out.printf("published %,d hits in %.1f s (%,.0f/s) and %d probes%n", total, sendSeconds, total / sendSeconds,
+                probeSent.size());
+
+        // applied = what the rollups hold (project scope) for the load projects
+        long deadline = System.nanoTime() + Duration.ofMinutes(10).toNanos();
+        long applied = 0;
+        long lastReport = System.nanoTime();
+        try (Connection db = DriverManager.getConnection(SharedInfrastructure.jdbcUrl())) {
+            db.createStatement().execute("SET search_path TO traffic");
+            String in = String.join(",", projects.stream().map(p -> "'" + p + "'").toList());
+            while (System.nanoTime() < deadline) {
+                try (Statement s = db.createStatement();
+                        ResultSet rs = s.executeQuery("SELECT coalesce(sum(total_events), 0) FROM traffic_days WHERE hostname = '' AND project_id IN (" + in + ")")) {
+                    rs.next();
+                    applied = rs.getLong(1);
+                }
+                if (applied >= total) {
+                    break;
+                }
+                if (System.nanoTime() - lastReport > 5_000_000_000L) {
+                    System.out.printf("  ... %,d of %,d applied after %.0f s%n", applied, total, (System.nanoTime() - started) / 1e9);
+                    lastReport = System.nanoTime();
+                }
+                Thread.sleep(100);
+            }
+        }
+        double appliedSeconds = (System.nanoTime() - started) / 1e9;
+        // the probes: until the last one is seen
+        long probeDeadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (probeLatencies.size() < probeSent.size() && System.nanoTime() < probeDeadline) {
+            Thread.sleep(50);
+        }
+        watcher.interrupt();
+        System.out.printf("INGESTION: %,d of %,d hits applied to the rollups in %.1f s from the first send: %,.0f hits/s sustained%n",
+                applied, total, appliedSeconds, applied / appliedSeconds);
+        List<Long> latencies = new ArrayList<>(probeLatencies);
+        Collections.sort(latencies);
+        if (!latencies.isEmpty()) {
+            System.out.printf("VISIBLE IN E4 (published -> counted by E4, %d probes): p50 %.0f ms, p99 %.0f ms, max %.0f ms%n",
+                    latencies.size(), pct(latencies, 50) / 1e6, pct(latencies, 99) / 1e6, latencies.get(latencies.size() - 1) / 1e6);
+        }
+    }
+
+    static String hit(UUID project, Random random, Instant now) {
+        boolean bot = random.nextDouble() < 0.7;
+        boolean docs = random.nextBoolean();
+        int p = random.nextInt(5_000);
+        String path = docs ? "/docs/s" + (p % 50) + "/p" + p : "/blog/s" + (p % 50) + "/post-" + p;
+        int status = random.nextDouble() < 0.02 ? 404 : 200;
+        String session = (bot ? "bot-" : "v-") + random.nextInt(20_000);
+        String at = now.minusMillis(random.nextInt(3_600_000)).truncatedTo(ChronoUnit.MILLIS).toString();
+        return "{\"eventId\":\"" + UUID.randomUUID() + "\",\"projectId\":\"" + project + "\",\"source\":\"cloudflare\","
+                + "\"hostname\":\"" + (docs ? "docs.bench.dev" : "bench.dev") + "\",\"path\":\"" + path + "\",\"status\":" + status
+                + ",\"botName\":" + (bot ? "\"" + BOTS.get(random.nextInt(BOTS.size())) + "\"" : "null")
+                + ",\"referrer\":" + (bot ? "null" : "\"https://chatgpt.com/\"")
+                + ",\"sessionId\":\"" + session + "\",\"observedAt\":\"" + at + "\"}";
+    }
+
+    // ---------------------------------------------------------------- E4 latency
+
+    private static void e4(String base, int samples, int paths, long hits) throws Exception {
+        UUID project = UUID.randomUUID();
+        int sections = 50;
+        int perSection = Math.max(1, paths / 2 / sections);
+        long seedStart = System.nanoTime();
+        try (Connection db = DriverManager.getConnection(SharedInfrastructure.jdbcUrl()); Statement s = db.createStatement()) {
+            s.execute("SET search_path TO traffic");
+            // leaves: every path on every day, about hits / (90 * paths) hits each
+            double perPathDay = hits / 90.0 / (2.0 * sections * perSection);
+            s.execute("""
+                    INSERT INTO traffic_days (project_id, hostname, prefix, day, total_events, bot_events, referral_events,
+                                              sessions, bot_sessions, referral_sessions)
+                    SELECT '%s', h.host, '/' || h.top || '/s' || sec || '/p' || n, current_date - d,
+                           t, (t * 7) / 10, t - (t * 7) / 10, greatest(1, t / 2), greatest(1, t / 3), t / 4
+                    FROM (VALUES ('docs.bench.dev', 'docs'), ('bench.dev', 'blog')) AS h(host, top),
+                         generate_series(0, %d) AS sec, generate_series(0, %d) AS n, generate_series(0, 89) AS d,
+                         LATERAL (SELECT floor(%f + random() + 0 * d)::bigint AS t) AS c""".formatted(project, sections - 1,
+                    perSection - 1, perPathDay));
+            // the ancestors: sections, the top folder, the hostname root, the project
+            s.execute("""
+                    INSERT INTO traffic_days (project_id, hostname, prefix, day, total_events, bot_events, referral_events,
+                                              sessions, bot_sessions, referral_sessions)
+                    SELECT project_id, hostname, a.prefix, day, sum(total_events), sum(bot_events), sum(referral_events),
+                           sum(sessions) / 2, sum(bot_sessions) / 2, sum(referral_sessions) / 2
+                    FROM traffic_days,
+                         LATERAL (VALUES (substring(prefix from '^/[^/]+/[^/]+')), (substring(prefix from '^/[^/]+')), ('/')) AS a(prefix)
+                    WHERE project_id = '%s'
+                    GROUP BY project_id, hostname, a.prefix, day""".formatted(project));
+            s.execute("""
+                    INSERT INTO traffic_days (project_id, hostname, prefix, day, total_events, bot_events, referral_events,
+                                              sessions, bot_sessions, referral_sessions)
+                    SELECT project_id, '', '/', day, sum(total_events), sum(bot_events), sum(referral_events),
+                           sum(sessions), sum(bot_sessions), sum(referral_sessions)
+                    FROM traffic_days WHERE project_id = '%s' AND prefix = '/' AND hostname <> ''
+                    GROUP BY project_id, day""".formatted(project));
+            s.execute("INSERT INTO sensor_sources (project_id, source, last_accepted_at) VALUES ('" + project + "', 'cloudflare', now())");
+            s.execute("INSERT INTO sensor_hostnames (project_id, source, hostname, last_accepted_at) VALUES ('" + project
+                    + "', 'cloudflare', 'docs.bench.dev', now()), ('" + project + "', 'cloudflare', 'bench.dev', now())");
+            s.execute("ANALYZE traffic_days");
+            try (ResultSet rs = s.executeQuery("SELECT count(*), sum(total_events) FILTER (WHERE hostname = '') FROM traffic_days WHERE project_id = '" + project + "'")) {
+                rs.next();
+                System.out.printf("E4 data: %,d rollup rows for %,d hits over 90 days on %,d paths (seeded in %.0f s)%n",
+                        rs.getLong(1), rs.getLong(2), 2L * sections * perSection, (System.nanoTime() - seedStart) / 1e9);
+            }
+        }
+        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
+        String token = TestTokens.bearer(TestTokens.forProject(project.toString(), "traffic.read"));
+        Map<String, String> queries = new java.util.LinkedHashMap<>();
+        queries.put("no filter, 90 days", "?days=90");
+        queries.put("domain, 90 days", "?days=90&domain=docs.bench.dev");
+        queries.put("domain + pathPrefix=/docs (25,000 paths), 90 days", "?days=90&domain=docs.bench.dev&pathPrefix=/docs");
+        queries.put("domain + pathPrefix=/docs/s7, 30 days", "?days=30&domain=docs.bench.dev&pathPrefix=/docs/s7");
+        queries.put("domain + pathPrefix=<one page>, 90 days", "?days=90&domain=docs.bench.dev&pathPrefix=/docs/s7/p7");
+        // warm-up: the JIT compiles the request path in its first thousands of requests
+        for (int i = 0; i < 600; i++) {
+            for (String query : queries.values()) {
+                total(http, base, project, token, query);
+            }
+        }
+        for (Map.Entry<String, String> query : queries.entrySet()) {
+            List<Long> times = new ArrayList<>();
+            long value = 0;
+            for (int i = 0; i < samples; i++) {
+                long t0 = System.nanoTime();
+                value = total(http, base, project, token, query.getValue());
+                times.add(System.nanoTime() - t0);
+            }
+            Collections.sort(times);
+            System.out.printf("E4 %-52s p50 %6.2f ms  p99 %6.2f ms  (totalEvents %,d)%n", query.getKey(),
+                    pct(times, 50) / 1e6, pct(times, 99) / 1e6, value);
+        }
+    }
+
+    static long total(HttpClient http, String base, UUID project, String token, String query) throws Exception {
+        HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(base + "/api/v2/projects/" + project
+                + "/traffic/summary" + query)).header("Authorization", token).timeout(Duration.ofSeconds(10)).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
+        if (response.statusCode() != 200) {
+            throw new IllegalStateException("E4 answered " + response.statusCode() + ": " + response.body());
+        }
+        Matcher m = TOTAL.matcher(response.body());
+        return m.find() ? Long.parseLong(m.group(1)) : -1;
+    }
+
+    static long pct(List<Long> sorted, int p) {
+        return sorted.get(Math.min(sorted.size() - 1, (int) Math.ceil(p / 100.0 * sorted.size()) - 1));
+    }
+}
