@@ -31,19 +31,19 @@ import org.apache.kafka.common.errors.GroupIdNotFoundException;
 final class Settle {
 
     static final Duration QUIET = Duration.ofSeconds(2);
-    /** Topic and the consumer group that works it off (spring.application.name, or webhook-service's own groups). */
-    static final Map<String, String> CONSUMERS = Map.of(
-            "tracking.runs", "visibility-service",
-            "agentpicks.runs", "visibility-service",
-            "recommendations", "actions-service",
-            "agents.runs", "agents-service",
-            "agents.threads", "agents-service",
-            "outcomes.measurements", "outcomes-service",
-            "traffic.config", "traffic-service",
-            "traffic.hits", "traffic-service",
-            "adoption.metrics", "traffic-service",
-            "public.events", "webhook-fan-out",
-            "webhook.deliveries", "webhook-delivery");
+    /** Topic and the consumer group that works it off (spring.application.name; public.events: webhook-service's fan-out). */
+    static final Map<String, String> CONSUMERS = Map.ofEntries(
+            Map.entry("tracking.runs", "visibility-service"),
+            Map.entry("agentpicks.runs", "visibility-service"),
+            Map.entry("recommendations", "actions-service"),
+            Map.entry("agents.runs", "agents-service"),
+            Map.entry("agents.threads", "agents-service"),
+            Map.entry("outcomes.measurements", "outcomes-service"),
+            Map.entry("traffic.config", "traffic-service"),
+            Map.entry("traffic.hits", "traffic-service"),
+            Map.entry("adoption.metrics", "traffic-service"),
+            Map.entry("public.events", "webhook-service"),
+            Map.entry("webhook.deliveries", "webhook-service"));
 
     private final SuiteLocation suite;
 
