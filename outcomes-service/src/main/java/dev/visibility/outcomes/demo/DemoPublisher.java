@@ -2,14 +2,12 @@ package dev.visibility.outcomes.demo;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 
 import dev.visibility.platform.events.OutcomeMeasured;
 import dev.visibility.platform.events.StringProducer;
+import dev.visibility.platform.demo.DemoRecords;
 import dev.visibility.platform.events.Topics;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -54,9 +52,7 @@ class DemoPublisher {
             }
             return;
         }
-        Thread thread = new Thread(this::publishDemo, "outcomes-demo");
-        thread.setDaemon(true);
-        thread.start();
+        DemoRecords.inBackground("outcomes-demo", this::publishDemo);
     }
 
     private void publishDemo() {
@@ -67,13 +63,12 @@ class DemoPublisher {
                 return;
             }
             List<UUID> actions = actions(project);
-            List<CompletableFuture<?>> sent = new ArrayList<>();
+            DemoRecords sent = new DemoRecords(producer, mapper);
             List<OutcomeMeasured> records = new DemoMeasurements(project, Instant.now()).records(demo.interventions(), actions);
             for (OutcomeMeasured record : records) {
-                sent.add(producer.template().send(Topics.OUTCOMES_MEASUREMENTS, project.toString(),
-                        mapper.writeValueAsString(record)));
+                sent.send(Topics.OUTCOMES_MEASUREMENTS, project.toString(), record);
             }
-            CompletableFuture.allOf(sent.toArray(CompletableFuture[]::new)).get(120, TimeUnit.SECONDS);
+            sent.await(Duration.ofSeconds(120));
             log.info("Demo measurements published: {} interventions ({} records) for project {} over {} actions",
                     demo.interventions(), records.size(), project, actions.isEmpty() ? "generated" : actions.size());
         } catch (Exception e) {

@@ -1,19 +1,11 @@
 package dev.visibility.traffic.demo;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 
 import dev.visibility.platform.events.StringProducer;
+import dev.visibility.platform.demo.DemoRecords;
 import dev.visibility.platform.events.Topics;
 import dev.visibility.traffic.notfound.NotFoundMaterializer;
 import org.slf4j.Logger;
@@ -61,10 +53,8 @@ class DemoPublisher {
             }
             return;
         }
-        writeExamples(new DemoData(demo.projectId(), clock.instant()).examples());
-        Thread thread = new Thread(this::publishDemo, "traffic-demo");
-        thread.setDaemon(true);
-        thread.start();
+        DemoRecords.writeExamples(demo.examplesPath(), new DemoData(demo.projectId(), clock.instant()).examples(), mapper);
+        DemoRecords.inBackground("traffic-demo", this::publishDemo);
     }
 
     private void publishDemo() {
@@ -90,16 +80,16 @@ class DemoPublisher {
 
     private int publish(UUID project, boolean primary) throws Exception {
         DemoData data = new DemoData(project, clock.instant());
-        List<CompletableFuture<?>> sent = new ArrayList<>();
-        sent.add(send(Topics.TRAFFIC_CONFIG, project, data.configuration(primary)));
+        String key = project.toString();
+        DemoRecords records = new DemoRecords(producer, mapper).send(Topics.TRAFFIC_CONFIG, key, data.configuration(primary));
         var hits = data.hits(demo.days(), primary);
         for (var hit : hits) {
-            sent.add(send(Topics.TRAFFIC_HITS, project, hit));
+            records.send(Topics.TRAFFIC_HITS, key, hit);
         }
         for (var sample : data.adoption(demo.days(), primary)) {
-            sent.add(send(Topics.ADOPTION_METRICS, project, sample));
+            records.send(Topics.ADOPTION_METRICS, key, sample);
         }
-        CompletableFuture.allOf(sent.toArray(CompletableFuture[]::new)).get(180, TimeUnit.SECONDS);
+        records.await(Duration.ofSeconds(180));
         return hits.size();
     }
 
@@ -117,29 +107,5 @@ class DemoPublisher {
             Thread.sleep(500);
         }
         materializer.materializeAll().block(Duration.ofMinutes(2));
-    }
-
-    private CompletableFuture<?> send(String topic, UUID key, Object record) {
-        return producer.template().send(topic, key.toString(), mapper.writeValueAsString(record));
-    }
-
-    private void writeExamples(Map<String, String> examples) {
-        Path path = demo.examplesPath();
-        if (path == null) {
-            return;
-        }
-        try {
-            if (path.getParent() != null) {
-                Files.createDirectories(path.getParent());
-            }
-            // one "key": value pair a line, so the suite can merge it into credentials.json
-            String json = "{\n  \"examples\": " + mapper.writeValueAsString(examples) + "\n}\n";
-            Path temporary = path.resolveSibling(path.getFileName() + ".tmp");
-            Files.writeString(temporary, json);
-            Files.move(temporary, path, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-            log.info("Demo example requests written to {}", path);
-        } catch (IOException e) {
-            log.warn("Could not write the demo example requests to {}: {}", path, e.toString());
-        }
     }
 }

@@ -54,6 +54,15 @@ public final class TopicSchemas {
         return schema;
     }
 
+    /** "/member keyword", naming the missing member of a {@code required}, never a value. */
+    private static String describe(Error error) {
+        String location = error.getInstanceLocation().toString();
+        if (error.getProperty() != null && "required".equals(error.getKeyword())) {
+            location = location + "/" + error.getProperty();
+        }
+        return location + " " + error.getKeyword();
+    }
+
     /**
      * What is wrong with {@code record} for {@code topic}, or null when it matches: at most a few
      * messages naming the member (values are not quoted, so that no record content reaches a log).
@@ -65,7 +74,7 @@ public final class TopicSchemas {
         }
         String shown = errors.stream()
                 .limit(MAX_REPORTED)
-                .map(error -> error.getInstanceLocation() + " " + error.getKeyword())
+                .map(TopicSchemas::describe)
                 .collect(Collectors.joining("; "));
         return "does not match the schema of " + topic + " (" + shown
                 + (errors.size() > MAX_REPORTED ? "; " + (errors.size() - MAX_REPORTED) + " more" : "") + ")";

@@ -132,6 +132,7 @@ class TopicConsumerIntegrationTest {
                 "{\"eventId\": \"not a uuid\", \"name\": \"x\", \"count\": 1}",
                 "{\"eventId\": \"" + UUID.randomUUID() + "\", \"name\": \"x\", \"count\": -1}",
                 "[1, 2]",
+                "{\"eventId\": \"" + UUID.randomUUID() + "\", \"name\": \"x\"}",
                 "{\"schemaVersion\": 2, \"eventId\": \"" + UUID.randomUUID() + "\", \"name\": \"x\", \"count\": 1}");
         List<String> published = new java.util.ArrayList<>(poison);
         published.add(json(UUID.randomUUID(), good, 1));
@@ -148,6 +149,7 @@ class TopicConsumerIntegrationTest {
                 "poison: does not match the schema of " + TOPIC + " (/eventId format)",
                 "poison: does not match the schema of " + TOPIC + " (/count minimum)",
                 "poison: not a JSON object",
+                "poison: does not match the schema of " + TOPIC + " (/count required)",
                 "poison: unknown schemaVersion of " + TOPIC + " (this consumer reads the versions its schema lists)");
         await().atMost(WITHIN).until(() -> handledNames().contains(good));
     }
