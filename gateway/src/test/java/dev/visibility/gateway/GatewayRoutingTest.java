@@ -17,6 +17,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalManagementPort;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.cloud.gateway.route.RouteLocator;
 import org.springframework.test.context.DynamicPropertyRegistry;
@@ -44,6 +45,9 @@ class GatewayRoutingTest {
 
     @LocalServerPort
     int port;
+
+    @LocalManagementPort
+    int managementPort;
 
     @Autowired
     RouteLocator routes;
@@ -90,9 +94,29 @@ class GatewayRoutingTest {
     /** Reactor Netty 1.3.6 left about one request in fifty on a reused connection unanswered (reactor-netty#4188). */
     @Test
     void everyRequestOnOneKeepAliveConnectionIsAnswered() throws Exception {
-        assertThat(KeepAliveRequests.statuses(port, "/actuator/health/liveness", 500, 5_000)).hasSize(500).containsOnly(200);
+        assertThat(KeepAliveRequests.statuses(managementPort, "/actuator/health/liveness", 500, 5_000)).hasSize(500).containsOnly(200);
         List<Integer> refused = KeepAliveRequests.statuses(port, "/api/v2/projects/p/actions/list", 300, 5_000);
         assertThat(refused).hasSize(300).containsOnly(401);
+    }
+
+    /**
+     * Issue 23: the gateway's metrics (requests per route, the credential cache) answer on its
+     * management port; its public port serves no Actuator endpoint, only the error shape.
+     */
+    @Test
+    void metricsAnswerOnTheManagementPortAndNeverOnThePublicOne() {
+        // a public route to a service that is down (503), and a key that auth-service (down) cannot check (503)
+        client.get().uri("/.well-known/oauth-authorization-server").exchange().expectStatus().isEqualTo(503);
+        client.get().uri("/api/v2/projects/p/actions/list").header("Authorization", "Bearer svc_live_" + "fedcba9876543210".repeat(4))
+                .exchange().expectStatus().isEqualTo(503);
+        String scrape = Http.client(managementPort).get().uri("/actuator/prometheus").exchange()
+                .expectStatus().isOk().expectBody(String.class).returnResult().getResponseBody();
+        assertThat(scrape).contains("application=\"gateway\"")
+                .contains("spring_cloud_gateway_requests_seconds_count{").contains("routeId=\"oauth-metadata\"")
+                .contains("cache_gets_total{").contains("cache=\"credentials\"");
+        for (String path : List.of("/actuator/prometheus", "/actuator/health", "/actuator/health/liveness")) {
+            assertThat(error(client.get().uri(path), 404)).as(path).containsEntry("error", "not_found");
+        }
     }
 
     private Map<String, Object> error(WebTestClient.RequestHeadersSpec<?> request, int status) {

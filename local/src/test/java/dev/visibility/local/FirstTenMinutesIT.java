@@ -20,6 +20,7 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -68,7 +69,8 @@ class FirstTenMinutesIT {
     static final List<String> SERVICES = List.of("gateway", "auth-service", "visibility-service", "actions-service",
             "outcomes-service", "traffic-service", "agents-service", "webhook-service", "mcp-service");
     // every port of the offset suite: gateway and services, Kafka and its controller, PostgreSQL
-    static final List<Integer> PORTS = List.of(8080, 8081, 8082, 8083, 8084, 8085, 8086, 8087, 8088, 9092, 9093, 5433)
+    static final List<Integer> PORTS = List.of(8080, 8081, 8082, 8083, 8084, 8085, 8086, 8087, 8088, 9092, 9093, 5433,
+                    8580, 8581, 8582, 8583, 8584, 8585, 8586, 8587, 8588)
             .stream().map(p -> p + PORT_OFFSET).toList();
     static final Duration UP_TIMEOUT = Duration.ofMinutes(8);
     static final Duration DELIVERY_TIMEOUT = Duration.ofSeconds(90);
@@ -289,8 +291,39 @@ class FirstTenMinutesIT {
         }
     }
 
+    /**
+     * Issue 23: each service's Prometheus endpoint answers on its management port (its port + 500),
+     * with the meters docs/operations.md names; the gateway's public port serves no actuator.
+     */
     @Test
     @Order(3)
+    void metricsAnswerOnManagementPortsAndNeverThroughTheGateway() throws Exception {
+        Map<String, String> scrapes = new LinkedHashMap<>();
+        for (int i = 0; i < SERVICES.size(); i++) {
+            String service = SERVICES.get(i);
+            HttpResponse<String> scrape = HTTP.send(HttpRequest.newBuilder(
+                    URI.create("http://127.0.0.1:" + (8580 + i + PORT_OFFSET) + "/actuator/prometheus"))
+                    .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(scrape.statusCode()).as(service).isEqualTo(200);
+            assertThat(scrape.body()).as(service).contains("application=\"" + service + "\"").contains("jvm_memory_used_bytes");
+            scrapes.put(service, scrape.body());
+        }
+        // the requests of the tests before: per route at the gateway, the key cache, webhook attempts, consumer lag
+        assertThat(scrapes.get("gateway")).contains("spring_cloud_gateway_requests_seconds_count{")
+                .containsPattern("routeId=\"[a-z0-9-]+\"").contains("cache_gets_total{").contains("cache=\"credentials\"");
+        assertThat(scrapes.get("webhook-service")).contains("webhook_attempts_seconds_count{").contains("outcome=\"success\"");
+        assertThat(scrapes.get("visibility-service")).contains("kafka_consumer_fetch_manager_records_lag")
+                .contains("topic=\"tracking.runs\"");
+        for (String path : List.of("/actuator/prometheus", "/actuator/health", "/actuator/health/readiness")) {
+            HttpResponse<String> through = HTTP.send(HttpRequest.newBuilder(URI.create(gateway + path))
+                    .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(through.statusCode()).as(path + " on the gateway's public port").isEqualTo(404);
+            assertThat(through.body()).as(path).contains("\"error\"").doesNotContain("jvm_");
+        }
+    }
+
+    @Test
+    @Order(4)
     void downLeavesNoProcessAndNoOpenPort() throws Exception {
         List<Long> pids = new ArrayList<>();
         try (Stream<Path> files = Files.list(state.resolve("pids"))) {

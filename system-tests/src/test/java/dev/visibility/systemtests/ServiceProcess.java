@@ -28,6 +28,8 @@ public final class ServiceProcess {
     private final int port;
     private final Process process;
     private final Path log;
+    /** The Actuator's port (health, info, prometheus; never routed by the gateway), 0 for Redis. */
+    private int managementPort;
 
     private ServiceProcess(String name, int port, Process process, Path log) {
         this.name = name;
@@ -44,11 +46,15 @@ public final class ServiceProcess {
             throw new IllegalStateException(jar + " is missing: build the project first (mvn -B verify at the root)");
         }
         int port = freePort();
+        int management = freePort();
         List<String> command = new ArrayList<>(List.of(javaBinary(), "-Xms32m", "-Xmx256m", "-XX:+UseSerialGC",
                 "-XX:TieredStopAtLevel=1", "-XX:+ExitOnOutOfMemoryError", "-jar", runnable(module, jar).toString(),
-                "--server.port=" + port, "--server.address=127.0.0.1"));
+                "--server.port=" + port, "--server.address=127.0.0.1",
+                "--management.server.port=" + management, "--management.server.address=127.0.0.1"));
         command.addAll(List.of(args));
-        return start(instance, port, command, env);
+        ServiceProcess started = start(instance, port, command, env);
+        started.managementPort = management;
+        return started;
     }
 
     /** Extracts the jars of these modules side by side (see {@link #runnable}), before they start. */
@@ -150,7 +156,7 @@ public final class ServiceProcess {
         Waits.until(name + " ready (log: " + log + ")", within, () -> {
             assertAlive();
             try {
-                HttpResponse<String> response = client.send(HttpRequest.newBuilder(URI.create(baseUrl() + "/actuator/health/readiness"))
+                HttpResponse<String> response = client.send(HttpRequest.newBuilder(URI.create(managementUrl() + "/actuator/health/readiness"))
                         .timeout(Duration.ofSeconds(2)).build(), HttpResponse.BodyHandlers.ofString());
                 return response.statusCode() == 200;
             } catch (IOException e) {
@@ -178,6 +184,11 @@ public final class ServiceProcess {
 
     public String baseUrl() {
         return "http://127.0.0.1:" + port;
+    }
+
+    /** Where the Actuator answers: health, info and {@code /actuator/prometheus}. */
+    public String managementUrl() {
+        return "http://127.0.0.1:" + managementPort;
     }
 
     public int port() {

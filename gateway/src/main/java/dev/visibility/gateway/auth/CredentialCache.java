@@ -8,6 +8,9 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.Expiry;
 import com.github.benmanes.caffeine.cache.Ticker;
 import dev.visibility.gateway.auth.EdgePrincipal.Kind;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.MeterBinder;
+import io.micrometer.core.instrument.binder.cache.CaffeineCacheMetrics;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.stereotype.Component;
 import reactor.core.publisher.Mono;
@@ -21,7 +24,7 @@ import reactor.core.publisher.Mono;
  * {@link KeyEventsListener}), and a background lookup that was under way then is discarded.
  */
 @Component
-public class CredentialCache {
+public class CredentialCache implements MeterBinder {
 
     private final AsyncLoadingCache<String, Optional<EdgePrincipal>> cache;
     private final CredentialLookups authService;
@@ -55,7 +58,14 @@ public class CredentialCache {
                     }
                 })
                 .refreshAfterWrite(properties.positiveTtl().dividedBy(2))
+                .recordStats()
                 .buildAsync((key, executor) -> lookup(key).toFuture());
+    }
+
+    /** Hits, misses, loads and evictions as {@code cache.*} meters named {@code credentials} (docs/operations.md). */
+    @Override
+    public void bindTo(MeterRegistry registry) {
+        CaffeineCacheMetrics.monitor(registry, cache, "credentials");
     }
 
     private Mono<Optional<EdgePrincipal>> lookup(String key) {

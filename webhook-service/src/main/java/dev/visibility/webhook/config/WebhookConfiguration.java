@@ -7,6 +7,8 @@ import dev.visibility.webhook.destinations.AddressPolicy;
 import dev.visibility.webhook.destinations.DestinationGuard;
 import dev.visibility.webhook.secrets.SecretCipher;
 import dev.visibility.webhook.secrets.SigningKeys;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -32,8 +34,9 @@ class WebhookConfiguration {
     }
 
     @Bean
-    DeliveryHttpClient deliveryHttpClient(WebhookProperties properties, DestinationGuard guard) {
-        return new DeliveryHttpClient(properties, guard);
+    DeliveryHttpClient deliveryHttpClient(WebhookProperties properties, DestinationGuard guard,
+            ObjectProvider<MeterRegistry> meters) {
+        return new DeliveryHttpClient(properties, guard, meters.getIfUnique());
     }
 
     @Bean

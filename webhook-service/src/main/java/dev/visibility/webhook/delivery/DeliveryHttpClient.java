@@ -6,7 +6,11 @@ import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import java.time.temporal.ChronoUnit;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 import javax.net.ssl.SSLException;
@@ -15,6 +19,8 @@ import dev.visibility.webhook.config.WebhookProperties;
 import dev.visibility.webhook.destinations.DestinationGuard;
 import dev.visibility.webhook.destinations.DestinationRefused;
 import dev.visibility.webhook.destinations.GuardedAddressResolverGroup;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.ConnectTimeoutException;
@@ -82,11 +88,32 @@ public class DeliveryHttpClient implements DisposableBean {
 
     private static final Logger log = LoggerFactory.getLogger(DeliveryHttpClient.class);
 
+    /** Outcome tag of the {@code webhook.attempts} timer on success; failures carry their error class. */
+    public static final String SUCCESS = "success";
+
     private final ConnectionProvider connections;
     private final HttpClient http;
     private final Duration timeout;
+    private final Map<String, Timer> attempts;
 
     public DeliveryHttpClient(WebhookProperties properties, DestinationGuard guard) {
+        this(properties, guard, null);
+    }
+
+    /**
+     * @param meters where {@code webhook.attempts} (count and latency of attempts by outcome) is kept;
+     *               null keeps none
+     */
+    public DeliveryHttpClient(WebhookProperties properties, DestinationGuard guard, MeterRegistry meters) {
+        this.attempts = new HashMap<>();
+        if (meters != null) {
+            for (String outcome : List.of(SUCCESS, HTTP_STATUS, TIMEOUT, CONNECTION, TLS, BLOCKED_ADDRESS)) {
+                attempts.put(outcome, Timer.builder("webhook.attempts")
+                        .description("Webhook delivery attempts, from lookup to the drained answer, by outcome")
+                        .tag("outcome", outcome)
+                        .register(meters));
+            }
+        }
         WebhookProperties.Delivery delivery = properties.delivery();
         this.timeout = delivery.timeout();
         this.connections = ConnectionProvider.builder("webhook-deliveries")
@@ -146,8 +173,16 @@ public class DeliveryHttpClient implements DisposableBean {
                     // with a fallback, the operator builds no description of itself per request (a regex per call)
                     .timeout(timeout, Mono.error(() -> new TimeoutException("no answer within the time-out")))
                     .map(answer -> answered(at, started, answer))
-                    .onErrorResume(e -> Mono.just(new Outcome(at, null, millisSince(started), classify(e), null)));
+                    .onErrorResume(e -> Mono.just(new Outcome(at, null, millisSince(started), classify(e), null)))
+                    .doOnNext(outcome -> measure(outcome, started));
         });
+    }
+
+    private void measure(Outcome outcome, long started) {
+        Timer timer = attempts.get(outcome.succeeded() ? SUCCESS : outcome.errorClass());
+        if (timer != null) {
+            timer.record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
+        }
     }
 
     private static Outcome answered(Instant at, long started, Answer answer) {

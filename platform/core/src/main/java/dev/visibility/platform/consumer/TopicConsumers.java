@@ -8,6 +8,7 @@ import java.util.Properties;
 
 import dev.visibility.platform.events.StringProducer;
 import dev.visibility.platform.outbox.ProcessedEvents;
+import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.validation.Validator;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.common.TopicPartition;
@@ -25,6 +26,7 @@ import org.springframework.kafka.config.ConcurrentKafkaListenerContainerFactory;
 import org.springframework.kafka.config.KafkaListenerEndpoint;
 import org.springframework.kafka.config.KafkaListenerEndpointRegistrar;
 import org.springframework.kafka.core.DefaultKafkaConsumerFactory;
+import org.springframework.kafka.core.MicrometerConsumerListener;
 import org.springframework.kafka.listener.ContainerPausingBackOffHandler;
 import org.springframework.kafka.listener.DeadLetterPublishingRecoverer;
 import org.springframework.kafka.listener.DeadLetterPublishingRecoverer.HeaderNames.HeadersToAdd;
@@ -149,7 +151,13 @@ public class TopicConsumers implements KafkaListenerConfigurer, ApplicationConte
         // the offset is committed by the container after the handler returned
         config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         ConcurrentKafkaListenerContainerFactory<Object, Object> factory = new ConcurrentKafkaListenerContainerFactory<>();
-        configurer.configure(factory, new DefaultKafkaConsumerFactory<>(config));
+        DefaultKafkaConsumerFactory<Object, Object> consumers = new DefaultKafkaConsumerFactory<>(config);
+        MeterRegistry meters = context == null ? null : context.getBeanProvider(MeterRegistry.class).getIfUnique();
+        if (meters != null) {
+            // the clients' own metrics, consumer lag per topic and partition among them (docs/operations.md)
+            consumers.addListener(new MicrometerConsumerListener<>(meters));
+        }
+        configurer.configure(factory, consumers);
         factory.getContainerProperties().setObservationEnabled(true);
         if (context != null) {
             factory.setApplicationContext(context);

@@ -3,6 +3,7 @@ package dev.visibility.platform.events;
 import java.util.HashMap;
 import java.util.Map;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.springframework.beans.factory.DisposableBean;
@@ -12,6 +13,7 @@ import org.springframework.context.ApplicationContext;
 import org.springframework.context.ApplicationContextAware;
 import org.springframework.kafka.core.DefaultKafkaProducerFactory;
 import org.springframework.kafka.core.KafkaTemplate;
+import org.springframework.kafka.core.MicrometerProducerListener;
 
 /**
  * A producer of String values, byte for byte, with the service's producer settings (idempotent,
@@ -37,6 +39,11 @@ public final class StringProducer implements DisposableBean, ApplicationContextA
     @Override
     public void setApplicationContext(ApplicationContext context) {
         template.setApplicationContext(context);
+        MeterRegistry meters = context.getBeanProvider(MeterRegistry.class).getIfUnique();
+        if (meters != null) {
+            // the client's own metrics: records sent per topic (dead letters among them), errors, latency
+            producers.addListener(new MicrometerProducerListener<>(meters));
+        }
     }
 
     @Override

@@ -10,6 +10,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.test.web.server.LocalManagementPort;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.http.HttpHeaders;
 import org.springframework.r2dbc.core.DatabaseClient;
@@ -28,6 +29,13 @@ public abstract class ServiceSmokeTest {
     @LocalServerPort
     protected int port;
 
+    /** The Actuator's own port (health, info, prometheus), which the gateway never routes (issue 23). */
+    @LocalManagementPort
+    protected int managementPort;
+
+    @Value("${spring.application.name}")
+    protected String applicationName;
+
     @Value("${suite.db.schema}")
     protected String schema;
 
@@ -36,17 +44,39 @@ public abstract class ServiceSmokeTest {
 
     protected WebTestClient client;
 
+    protected WebTestClient management;
+
     @BeforeEach
     void createClient() {
         client = Http.client(port);
+        management = Http.client(managementPort);
     }
 
     @Test
     void livenessAndReadinessAreUp() {
-        client.get().uri("/actuator/health/liveness").exchange()
+        management.get().uri("/actuator/health/liveness").exchange()
                 .expectStatus().isOk().expectBody().jsonPath("$.status").isEqualTo("UP");
-        client.get().uri("/actuator/health/readiness").exchange()
+        management.get().uri("/actuator/health/readiness").exchange()
                 .expectStatus().isOk().expectBody().jsonPath("$.status").isEqualTo("UP");
+    }
+
+    /**
+     * Issue 23: the Prometheus scrape answers on the management port with the service's name on
+     * every meter and the request meters of its routes; the service's own port has no Actuator.
+     */
+    @Test
+    void metricsAnswerOnTheManagementPortOnly() {
+        assertThat(managementPort).as("management port").isNotEqualTo(port);
+        // one request, so that the request meters exist
+        client.get().uri("/api/v2/projects/" + PROJECT + "/anything").exchange().expectStatus().isUnauthorized();
+        String scrape = management.get().uri("/actuator/prometheus").exchange()
+                .expectStatus().isOk().expectBody(String.class).returnResult().getResponseBody();
+        assertThat(scrape).contains("jvm_memory_used_bytes{").contains("application=\"" + applicationName + "\"")
+                .contains("http_server_requests_seconds_bucket{");
+        for (String path : List.of("/actuator/prometheus", "/actuator/health", "/actuator/health/readiness")) {
+            Map<String, Object> body = errorBody(client.get().uri(path), 404);
+            assertThat(body).as(path).containsEntry("error", "not_found");
+        }
     }
 
     /**
@@ -55,8 +85,10 @@ public abstract class ServiceSmokeTest {
      */
     @Test
     void everyRequestOnOneKeepAliveConnectionIsAnswered() throws Exception {
-        List<Integer> statuses = KeepAliveRequests.statuses(port, "/actuator/health/liveness", 500, 5_000);
+        List<Integer> statuses = KeepAliveRequests.statuses(managementPort, "/actuator/health/liveness", 500, 5_000);
         assertThat(statuses).hasSize(500).containsOnly(200);
+        List<Integer> refused = KeepAliveRequests.statuses(port, "/api/v2/projects/" + PROJECT + "/anything", 300, 5_000);
+        assertThat(refused).hasSize(300).containsOnly(401);
     }
 
     @Test

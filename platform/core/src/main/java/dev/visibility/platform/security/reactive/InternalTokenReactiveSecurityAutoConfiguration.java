@@ -63,7 +63,7 @@ public class InternalTokenReactiveSecurityAutoConfiguration {
                 .requestCache(ServerHttpSecurity.RequestCacheSpec::disable)
                 .securityContextRepository(NoOpServerSecurityContextRepository.getInstance())
                 .authorizeExchange(exchanges -> exchanges
-                        .pathMatchers("/actuator/health", "/actuator/health/**", "/actuator/info").permitAll()
+                        .pathMatchers("/actuator/health", "/actuator/health/**", "/actuator/info", "/actuator/prometheus").permitAll()
                         .pathMatchers("/internal/**").hasAuthority(InternalTokenClaims.INTERNAL_AUTHORITY)
                         .anyExchange().authenticated())
                 .oauth2ResourceServer(oauth -> oauth
