@@ -210,6 +210,56 @@ gateway routes to the other services.
 {{- if eq . "gateway" }}true{{ end }}
 {{- end }}
 
+{{/* Only the gateway counts rate limits (suite.rate-limit.*, spring.data.redis.*). */}}
+{{- define "suite.limitsRates" -}}
+{{- if eq . "gateway" }}true{{ end }}
+{{- end }}
+
+{{/*
+Whether Kafka clients authenticate with SASL / talk TLS: renders "true" or nothing.
+*/}}
+{{- define "suite.kafkaSasl" -}}
+{{- if hasPrefix "SASL_" .Values.kafka.securityProtocol }}true{{ end }}
+{{- end }}
+
+{{- define "suite.kafkaTls" -}}
+{{- if has .Values.kafka.securityProtocol (list "SSL" "SASL_SSL") }}true{{ end }}
+{{- end }}
+
+{{/* Where the Kafka and PostgreSQL CA certificates are mounted (read-only, from their Secrets). */}}
+{{- define "suite.kafkaCaDir" -}}/etc/suite/kafka-ca{{- end }}
+{{- define "suite.postgresCaDir" -}}/etc/suite/postgres-ca{{- end }}
+
+{{/*
+The JAAS line of the Kafka clients' SASL login. The password is not in it: Kubernetes expands
+$(KAFKA_SASL_PASSWORD), declared just before from a secretKeyRef, when it starts the container.
+*/}}
+{{- define "suite.kafkaJaasConfig" -}}
+{{- $module := "org.apache.kafka.common.security.scram.ScramLoginModule" }}
+{{- if eq .Values.kafka.sasl.mechanism "PLAIN" }}
+{{- $module = "org.apache.kafka.common.security.plain.PlainLoginModule" }}
+{{- end }}
+{{- printf "%s required username=\"%s\" password=\"$(KAFKA_SASL_PASSWORD)\";" $module .Values.kafka.sasl.username }}
+{{- end }}
+
+{{/*
+The gateway's replica count for the Redis fallback (suite.rate-limit.replicas): each replica admits
+limit / replicas while Redis is down. The largest number of replicas that may run (the autoscaler's
+maxReplicas, else replicaCount) keeps the replicas' sum within the limit whatever the autoscaler does.
+*/}}
+{{- define "suite.rateLimitReplicas" -}}
+{{- if .Values.rateLimit.replicas }}
+{{- .Values.rateLimit.replicas }}
+{{- else }}
+{{- $config := include "suite.serviceConfig" (dict "root" . "name" "gateway") | fromYaml }}
+{{- if $config.autoscaling.enabled }}
+{{- $config.autoscaling.maxReplicas }}
+{{- else }}
+{{- max 1 (int $config.replicaCount) }}
+{{- end }}
+{{- end }}
+{{- end }}
+
 {{/*
 Cross-field rules that values.schema.json cannot state clearly. Rendered for its failures only.
 */}}
@@ -232,5 +282,25 @@ Cross-field rules that values.schema.json cannot state clearly. Rendered for its
 {{- if not (has (len (b64dec .)) (list 16 24 32)) }}
 {{- fail "secrets.webhookSecretKey must be the base64 of a 16, 24 or 32-byte AES key" }}
 {{- end }}
+{{- end }}
+{{- if include "suite.kafkaSasl" . }}
+{{- if or (not .Values.kafka.sasl.username) (not .Values.kafka.sasl.passwordSecret.name) }}
+{{- fail (printf "kafka.securityProtocol %s needs kafka.sasl.username and kafka.sasl.passwordSecret.name" .Values.kafka.securityProtocol) }}
+{{- end }}
+{{- end }}
+{{- if and .Values.kafka.tls.caSecret.name (not (include "suite.kafkaTls" .)) }}
+{{- fail "kafka.tls.caSecret is used with kafka.securityProtocol SSL or SASL_SSL only" }}
+{{- end }}
+{{- if and (hasPrefix "verify-" .Values.postgres.sslMode) (not .Values.postgres.tls.caSecret.name) }}
+{{- fail (printf "postgres.sslMode %s needs postgres.tls.caSecret.name: the drivers have no default CA file in the image" .Values.postgres.sslMode) }}
+{{- end }}
+{{- if and .Values.postgres.tls.caSecret.name (eq .Values.postgres.sslMode "disable") }}
+{{- fail "postgres.tls.caSecret needs postgres.sslMode require, verify-ca or verify-full" }}
+{{- end }}
+{{- if and (eq .Values.rateLimit.store "redis") (not .Values.rateLimit.redis.url) }}
+{{- fail "rateLimit.store redis needs rateLimit.redis.url" }}
+{{- end }}
+{{- if and .Values.networkPolicy.enabled .Values.networkPolicy.webhookEgress.enabled (not .Values.networkPolicy.egress) }}
+{{- fail "networkPolicy.webhookEgress adds to networkPolicy.egress: set the DNS, Kafka and PostgreSQL rules there too (see the chart README, \"Egress\")" }}
 {{- end }}
 {{- end }}

@@ -23,6 +23,27 @@ class LintTest {
     }
 
     @Test
+    void chartPassesStrictLintWithEveryOperabilitySettingOn() {
+        LintResult result = SuiteChart.lintWithRequiredValues(MetricsTest.SERVICE_MONITOR, ExternalSystemsTest.SCRAM_OVER_TLS,
+                ExternalSystemsTest.POSTGRES_VERIFY_FULL, ExternalSystemsTest.REDIS, """
+                networkPolicy:
+                  metricsFrom:
+                    - namespaceSelector:
+                        matchLabels:
+                          kubernetes.io/metadata.name: monitoring
+                  egress:
+                    - ports:
+                        - port: 53
+                          protocol: UDP
+                  webhookEgress:
+                    enabled: true
+                """);
+
+        assertThat(result.isFailed()).as(String.join("\n", result.getMessages())).isFalse();
+        assertThat(result.getMessages()).noneMatch(message -> message.contains("[ERROR]") || message.contains("[WARNING]"));
+    }
+
+    @Test
     void lintOfTheBareChartNamesEveryRequiredValue() {
         LintResult result = SuiteChart.lintAsIs();
 
@@ -62,6 +83,9 @@ class LintTest {
 
         assertThat(release.getOutput())
                 .contains("https://api.example.com/api/v2")
-                .doesNotContain("port-forward");
+                .doesNotContain("port-forward service/")
+                // Actuator is never behind the Ingress: the notes reach it on a pod's management port
+                .contains("port-forward deployment/suite-gateway 9090:management")
+                .contains("curl http://127.0.0.1:9090/actuator/health/readiness");
     }
 }

@@ -56,10 +56,13 @@ final class SuiteChart {
         return Manifests.parse(template.call());
     }
 
-    /** Lints a copy of the chart whose values.yaml already holds the required values. */
-    static LintResult lintWithRequiredValues() {
+    /** Lints a copy of the chart whose values.yaml already holds the required values and then {@code overrides}. */
+    static LintResult lintWithRequiredValues(String... overrides) {
         Path copy = copyChart();
         Map<String, Object> values = merge(load(DIR.resolve("values.yaml")), load(REQUIRED_VALUES));
+        for (String override : overrides) {
+            values = merge(values, load(write(override)));
+        }
         writeString(copy.resolve("values.yaml"), new Yaml().dump(values));
         return new Helm(copy).lint().strict().call();
     }

@@ -68,6 +68,59 @@ class ValuesTest {
     }
 
     @Test
+    void schemaRejectsUnknownKafkaSecurityProtocolAndSaslMechanism() {
+        assertThatThrownBy(() -> SuiteChart.render("""
+                kafka:
+                  securityProtocol: SASL_TLS
+                  sasl:
+                    mechanism: GSSAPI
+                """))
+                .hasMessageContaining("/kafka/securityProtocol")
+                .hasMessageContaining("/kafka/sasl/mechanism");
+    }
+
+    @Test
+    void schemaRejectsAnUnknownPostgresSslMode() {
+        // libpq's modes that verify or encrypt; allow and prefer would fall back to plain text silently
+        assertThatThrownBy(() -> SuiteChart.render("""
+                postgres:
+                  sslMode: prefer
+                """))
+                .hasMessageContaining("/postgres/sslMode");
+    }
+
+    @Test
+    void schemaRejectsAnUnknownRateLimitStore() {
+        assertThatThrownBy(() -> SuiteChart.render("""
+                rateLimit:
+                  store: memcached
+                """))
+                .hasMessageContaining("/rateLimit/store");
+    }
+
+    @Test
+    void schemaRejectsARedisUrlWithCredentials() {
+        // a password in the URL would sit in a plain value; it belongs in rateLimit.redis.passwordSecret
+        assertThatThrownBy(() -> SuiteChart.render("""
+                rateLimit:
+                  store: redis
+                  redis:
+                    url: rediss://:hunter2@redis.cache.svc:6379
+                """))
+                .hasMessageContaining("/rateLimit/redis/url");
+    }
+
+    @Test
+    void schemaRejectsAQuoteInTheSaslUserName() {
+        assertThatThrownBy(() -> SuiteChart.render("""
+                kafka:
+                  sasl:
+                    username: 'suite" admin="true'
+                """))
+                .hasMessageContaining("/kafka/sasl/username");
+    }
+
+    @Test
     void missingInternalTokenKeyIsRefused() {
         assertThatThrownBy(() -> SuiteChart.render("""
                 secrets:

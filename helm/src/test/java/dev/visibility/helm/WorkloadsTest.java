@@ -47,7 +47,7 @@ class WorkloadsTest {
                 .containsEntry("app.kubernetes.io/part-of", "suite")
                 .containsEntry("app.kubernetes.io/managed-by", "Helm")
                 .containsEntry("app.kubernetes.io/version", "0.1.0")
-                .containsEntry("helm.sh/chart", "suite-0.1.0");
+                .containsEntry("helm.sh/chart", "suite-0.2.0");
     }
 
     @ParameterizedTest
@@ -59,10 +59,14 @@ class WorkloadsTest {
 
     @ParameterizedTest
     @FieldSource("dev.visibility.helm.SuiteChart#SERVICES")
-    void containerServesHttpOn8080BehindAServiceOn8080(String service) {
-        assertThat(Node.maps(manifests.container(service), "ports"))
-                .containsExactly(Map.of("name", "http", "containerPort", 8080, "protocol", "TCP"));
+    void containerServesHttpOn8080BehindAServiceOn8080AndActuatorOnTheManagementPort(String service) {
+        assertThat(Node.maps(manifests.container(service), "ports")).containsExactly(
+                Map.of("name", "http", "containerPort", 8080, "protocol", "TCP"),
+                Map.of("name", "management", "containerPort", 9090, "protocol", "TCP"));
         assertThat(Node.string(manifests.env(service).get("SERVER_PORT"), "value")).isEqualTo("8080");
+        // DESIGN.md "Operations": Actuator on its own port (management.server.port), not through the gateway
+        assertThat(Node.string(manifests.env(service).get("MANAGEMENT_SERVER_PORT"), "value")).isEqualTo("9090");
+        // without a ServiceMonitor nothing needs the management port on the Service
         assertThat(Node.maps(manifests.ofService("Service", service), "spec.ports"))
                 .containsExactly(Map.of("name", "http", "port", 8080, "targetPort", "http", "protocol", "TCP"));
         assertThat(Node.string(manifests.ofService("Service", service), "spec.type")).isEqualTo("ClusterIP");
@@ -98,14 +102,15 @@ class WorkloadsTest {
 
     @ParameterizedTest
     @FieldSource("dev.visibility.helm.SuiteChart#SERVICES")
-    void probesAskActuatorsHealthGroups(String service) {
+    void probesAskActuatorsHealthGroupsOnTheManagementPort(String service) {
         Map<String, Object> container = manifests.container(service);
 
         assertThat(Node.string(container, "livenessProbe.httpGet.path")).isEqualTo("/actuator/health/liveness");
         assertThat(Node.string(container, "readinessProbe.httpGet.path")).isEqualTo("/actuator/health/readiness");
         assertThat(Node.string(container, "startupProbe.httpGet.path")).isEqualTo("/actuator/health/liveness");
         for (String probe : List.of("livenessProbe", "readinessProbe", "startupProbe")) {
-            assertThat(Node.string(container, probe + ".httpGet.port")).as(probe).isEqualTo("http");
+            // the service port serves no /actuator: the probes go to the management port
+            assertThat(Node.string(container, probe + ".httpGet.port")).as(probe).isEqualTo("management");
         }
         // the start-up probe, not an initial delay, covers Flyway and the Kafka clients at start-up
         int periodSeconds = (Integer) Node.at(container, "startupProbe.periodSeconds");
