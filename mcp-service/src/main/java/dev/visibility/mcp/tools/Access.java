@@ -13,11 +13,11 @@ import dev.visibility.platform.security.Caller;
 public final class Access {
 
     /** Read tools: always approved at consent. */
-    public static final String READ = "mcp:read";
+    public static final String READ = "read";
     /** Write tools ({@code service_update_action}): offered to members with {@code settings.manage}. */
-    public static final String WRITE = "mcp:write";
+    public static final String WRITE = "write";
     /** Agent execution ({@code service_delete_thread}): offered to members with {@code settings.manage}. */
-    public static final String AGENTS = "mcp:agents";
+    public static final String AGENTS = "agent-execution";
 
     private Access() {
     }

@@ -172,7 +172,7 @@ class McpServerTest {
         McpSchema.CallToolResult result = call(mcp, "service_update_action",
                 Map.of("actionId", "3f0e9d1c-2b4a-4c5d-8e6f-7a8b9c0d1e2f", "status", "accepted"));
         assertThat(result.isError()).isTrue();
-        assertThat(text(result)).contains("mcp:write").doesNotContain("actions.write");
+        assertThat(text(result)).contains("capability 'write'").doesNotContain("actions.write");
     }
 
     @Test
