@@ -215,14 +215,14 @@ class McpSystemTest {
         }
     }
 
-    /** The parts of an answer that do not depend on when it was made (meta.timestamp, cursors, request counts). */
+    /** The parts of an answer that do not depend on when it was made (meta.timestamp, the sensors' asOf, cursors, request counts). */
     @SuppressWarnings("unchecked")
     private static Object comparable(String tool, Object value) {
         if (value instanceof Map<?, ?> map) {
             Map<String, Object> copy = new LinkedHashMap<>();
             map.forEach((k, v) -> {
                 String name = (String) k;
-                if (!name.equals("timestamp") && !name.equals("nextCursor") && !name.equals("next_cursor")
+                if (!name.equals("timestamp") && !name.equals("asOf") && !name.equals("nextCursor") && !name.equals("next_cursor")
                         && !(tool.equals("service_get_project_usage") && name.equals("requests"))) {
                     copy.put(name, comparable(tool, v));
                 }
