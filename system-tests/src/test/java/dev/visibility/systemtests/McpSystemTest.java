@@ -25,6 +25,8 @@ import io.modelcontextprotocol.spec.McpSchema;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import com.nimbusds.jose.jwk.RSAKey;
+import com.sun.net.httpserver.HttpServer;
 
 /**
  * The MCP server (spec E18, 5.7, 5.10; DESIGN.md "MCP and OAuth") through the public origin with
@@ -42,6 +44,10 @@ class McpSystemTest {
     private static ServiceProcess gateway;
     private static final List<McpSyncClient> clients = new ArrayList<>();
     private static final List<String> actionIds = new ArrayList<>();
+    /** The authorization server's signing key in these tests, and its JWKS (served by this test JVM). */
+    private static final String ISSUER = "https://mcp.example.test";
+    private static RSAKey signingKey;
+    private static HttpServer jwks;
 
     @BeforeAll
     static void startMcp() {
@@ -55,6 +61,8 @@ class McpSystemTest {
         env.put("SUITE_DB_PASSWORD", SharedInfrastructure.PASSWORD);
         env.put("SUITE_INTERNAL_TOKEN_PUBLIC_KEY", TestTokens.PUBLIC_KEY);
         env.put("SUITE_CURSOR_SECRET", TestTokens.CURSOR_SECRET);
+        signingKey = OAuthTokens.key("auth-key-1");
+        jwks = OAuthTokens.serveJwks(signingKey);
         try {
             ServiceProcess.prepare("mcp-service", "outcomes-service", "traffic-service", "agents-service");
             ServiceProcess outcomes = ServiceProcess.startJar("outcomes-service", "outcomes-service", env);
@@ -79,7 +87,10 @@ class McpSystemTest {
             gatewayArgs.addAll(List.of("--suite.services.mcp-service=" + mcp.baseUrl(),
                     "--suite.rate-limit.store=local", "--suite.rate-limit.plans.plus=1000000",
                     "--suite.rate-limit.member=1000000", "--suite.edge.failed-authentications-per-minute=1000000",
-                    "--suite.usage.flush-interval=1s"));
+                    "--suite.usage.flush-interval=1s",
+                    // OAuth access tokens signed by this test's key (auth-service's authorization server in production)
+                    "--suite.mcp.oauth.issuer=" + ISSUER,
+                    "--suite.mcp.oauth.jwk-set-uri=http://127.0.0.1:" + jwks.getAddress().getPort() + "/oauth2/jwks"));
             Map<String, String> gatewayEnv = new HashMap<>(env);
             gatewayEnv.put("SUITE_INTERNAL_TOKEN_PRIVATE_KEY", TestTokens.PRIVATE_KEY);
             gateway = ServiceProcess.startJar("gateway", "gateway-mcp", gatewayEnv, gatewayArgs.toArray(String[]::new));
@@ -103,6 +114,9 @@ class McpSystemTest {
     static void stop() {
         clients.forEach(McpSyncClient::closeGracefully);
         started.forEach(ServiceProcess::stop);
+        if (jwks != null) {
+            jwks.stop(0);
+        }
     }
 
     private static String key() {
@@ -314,6 +328,37 @@ class McpSystemTest {
         assertThat(metadata.status()).isEqualTo(200);
         assertThat(metadata.json()).containsKeys("resource", "authorization_servers")
                 .containsEntry("scopes_supported", List.of("openid", "profile", "email"));
+    }
+
+    @Test
+    void anOAuthConnectionWithReadCapabilityReadsAndGetsAToolErrorForWrites() {
+        // spec 5.10: the connection acts for its member on the chosen project, within its approved capabilities
+        String token = OAuthTokens.sign(signingKey, ISSUER, ISSUER + "/api/mcp", "mcp-client-1", project(),
+                UUID.randomUUID().toString(), List.of("read"));
+        McpSyncClient client = mcp(token);
+        assertThat(client.listTools().tools()).hasSize(everyTool().size());
+        McpSchema.CallToolResult actions = call(client, "service_get_actions", Map.of("pageSize", 2));
+        assertThat(actions.isError()).as(text(actions)).isFalse();
+        Answer rest = rest("GET", "/actions/list?pageSize=2", key(), null);
+        assertThat(comparable("", Http.map(actions.structuredContent()))).isEqualTo(comparable("", rest.json()));
+        McpSchema.CallToolResult usage = call(client, "service_get_project_usage", Map.of());
+        assertThat(usage.isError()).as(text(usage)).isFalse();
+        McpSchema.CallToolResult write = call(client, "service_update_action",
+                Map.of("actionId", actionIds.get(2), "priority", "high"));
+        assertThat(write.isError()).isTrue();
+        assertThat(text(write)).contains("capability 'write'");
+        McpSchema.CallToolResult delete = call(client, "service_delete_thread", Map.of("threadId", UUID.randomUUID().toString()));
+        assertThat(delete.isError()).isTrue();
+        assertThat(text(delete)).contains("capability 'agent-execution'");
+        // a token for another resource is refused (401), as is one without a client id claim
+        for (String refused : List.of(
+                OAuthTokens.sign(signingKey, ISSUER, ISSUER + "/api/v2", "mcp-client-1", project(), "m", List.of("read")),
+                OAuthTokens.sign(signingKey, ISSUER, ISSUER + "/api/mcp", null, project(), "m", List.of("read")))) {
+            Answer answer = Http.call(gateway.baseUrl(), "POST", "/api/mcp", refused,
+                    Map.of("jsonrpc", "2.0", "id", 1, "method", "ping"), Map.of("Accept", "application/json, text/event-stream"));
+            assertThat(answer.status()).isEqualTo(401);
+            assertThat(answer.header("WWW-Authenticate")).contains("resource_metadata=");
+        }
     }
 
     private static String createKey(List<String> scopes) {
