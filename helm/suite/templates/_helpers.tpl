@@ -206,8 +206,9 @@ gateway routes to the other services.
 {{- if eq . "webhook-service" }}true{{ end }}
 {{- end }}
 
+{{/* The gateway routes to every service; mcp-service's tools read their REST endpoints. */}}
 {{- define "suite.routesToServices" -}}
-{{- if eq . "gateway" }}true{{ end }}
+{{- if or (eq . "gateway") (eq . "mcp-service") }}true{{ end }}
 {{- end }}
 
 {{/* Only the gateway counts rate limits (suite.rate-limit.*, spring.data.redis.*). */}}

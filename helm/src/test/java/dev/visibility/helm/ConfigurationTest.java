@@ -92,9 +92,12 @@ class ConfigurationTest {
 
     @Test
     @SuppressWarnings("unchecked")
-    void gatewayFindsEveryOtherServiceThroughSpringApplicationJson() {
-        Map<String, Map<String, Object>> env = manifests.env("gateway");
-        assertThat(env.get("SPRING_APPLICATION_JSON")).isEqualTo(configMapRef("SPRING_APPLICATION_JSON", "gateway-application.json"));
+    void gatewayAndMcpServiceFindEveryOtherServiceThroughSpringApplicationJson() {
+        // the gateway routes to every service; mcp-service's tools read the services' REST endpoints
+        for (String caller : List.of("gateway", "mcp-service")) {
+            assertThat(manifests.env(caller).get("SPRING_APPLICATION_JSON")).as(caller)
+                    .isEqualTo(configMapRef("SPRING_APPLICATION_JSON", "gateway-application.json"));
+        }
 
         String json = (String) Node.map(manifests.get("ConfigMap", RELEASE), "data").get("gateway-application.json");
         Map<String, Object> document = new Yaml().load(json);
@@ -105,7 +108,7 @@ class ConfigurationTest {
                 .forEach(service -> expected.put(service, "http://" + RELEASE + "-" + service + ":8080"));
         assertThat(locations).isEqualTo(expected);
         for (String service : SERVICES) {
-            if (!service.equals("gateway")) {
+            if (!service.equals("gateway") && !service.equals("mcp-service")) {
                 assertThat(manifests.env(service)).as(service).doesNotContainKey("SPRING_APPLICATION_JSON");
             }
         }

@@ -70,6 +70,10 @@ public class AuthenticationWebFilter implements WebFilter, Ordered {
         if (route != null && ApiRoute.PUBLIC.equals(route.scope())) {
             return chain.filter(exchange);
         }
+        if (exchange.getAttribute(EdgePrincipal.ATTRIBUTE) != null) {
+            // an MCP OAuth access token, verified by mcp.McpOAuthWebFilter before this filter
+            return chain.filter(exchange);
+        }
         String token = Credentials.bearer(request.getHeaders().getFirst(HttpHeaders.AUTHORIZATION));
         boolean memberRoute = route != null && ApiRoute.MEMBER.equals(route.scope());
         String address = clientAddress(request);
