@@ -22,10 +22,7 @@ public record LocalSeedProperties(Boolean seedEnabled, String seedFile, DemoIds 
      */
     public record DemoIds(String accountId, String projectId, String otherProjectId, String memberId) {
 
-        public DemoIds(String accountId, String projectId, String otherProjectId) {
-            this(accountId, projectId, otherProjectId, null);
-        }
-
+        // one constructor only: with a second one, Boot cannot tell which to bind and leaves demo null
         static java.util.UUID idOr(String value) {
             return value == null || value.isBlank() ? java.util.UUID.randomUUID() : java.util.UUID.fromString(value);
         }

@@ -92,7 +92,7 @@ public class LocalSeeder {
     }
 
     private Mono<SeedCredentials> createDemo(Path seedFile) {
-        LocalSeedProperties.DemoIds ids = demoIds == null ? new LocalSeedProperties.DemoIds(null, null, null) : demoIds;
+        LocalSeedProperties.DemoIds ids = demoIds == null ? new LocalSeedProperties.DemoIds(null, null, null, null) : demoIds;
         return accounts.createAccount(LocalSeedProperties.DemoIds.idOr(ids.accountId()), "Demo account", Plan.PLUS)
                 .flatMap(accountId -> accounts.createMember(LocalSeedProperties.DemoIds.idOr(ids.memberId()), accountId,
                                 "admin@example.com", "Local admin", MemberRole.OWNER)
