@@ -1,6 +1,5 @@
 package dev.visibility.auth.internal;
 
-import dev.visibility.auth.config.Db;
 import dev.visibility.auth.keys.ActiveApiKey;
 import dev.visibility.auth.keys.ApiKeyRepository;
 import dev.visibility.auth.members.MemberTokens;
@@ -29,19 +28,15 @@ class InternalLookupController {
 
     @GetMapping("/internal/v1/api-keys/{keyHash}")
     ApiKeyLookup apiKey(@PathVariable String keyHash) {
-        ActiveApiKey key = Db.await(keys.findActiveByHash(requireHash("keyHash", keyHash)));
-        if (key == null) {
-            throw new NotFound("No active API key has this hash");
-        }
+        ActiveApiKey key = keys.findActiveByHash(requireHash("keyHash", keyHash))
+                .orElseThrow(() -> new NotFound("No active API key has this hash"));
         return ApiKeyLookup.of(key);
     }
 
     @GetMapping("/internal/v1/member-tokens/{tokenHash}")
     MemberTokenLookup memberToken(@PathVariable String tokenHash) {
-        MemberTokens.TokenOwner owner = Db.await(memberTokens.findActive(requireHash("tokenHash", tokenHash)));
-        if (owner == null) {
-            throw new NotFound("No valid member token has this hash");
-        }
+        MemberTokens.TokenOwner owner = memberTokens.findActive(requireHash("tokenHash", tokenHash))
+                .orElseThrow(() -> new NotFound("No valid member token has this hash"));
         return new MemberTokenLookup(owner.memberId().toString(), owner.accountId().toString());
     }
 

@@ -26,9 +26,9 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.http.HttpHeaders;
-import org.springframework.r2dbc.core.DatabaseClient;
+import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.test.web.reactive.server.WebTestClient;
-import org.springframework.transaction.reactive.TransactionalOperator;
+import org.springframework.transaction.support.TransactionTemplate;
 import tools.jackson.databind.ObjectMapper;
 
 /**
@@ -42,7 +42,7 @@ class LocalSeederTest {
     @LocalServerPort
     int port;
     @Autowired
-    DatabaseClient db;
+    JdbcClient db;
     @Autowired
     AccountRepository accounts;
     @Autowired
@@ -50,7 +50,7 @@ class LocalSeederTest {
     @Autowired
     MemberTokens memberTokens;
     @Autowired
-    TransactionalOperator tx;
+    TransactionTemplate tx;
     @Autowired
     ObjectMapper mapper;
 

@@ -7,11 +7,10 @@ import java.util.UUID;
 import dev.visibility.auth.accounts.AccountRepository;
 import dev.visibility.auth.accounts.MemberRole;
 import dev.visibility.auth.accounts.Plan;
-import dev.visibility.auth.config.Db;
 import dev.visibility.platform.security.Caller;
 import dev.visibility.platform.testing.TestTokens;
 import org.springframework.stereotype.Component;
-import org.springframework.transaction.reactive.TransactionalOperator;
+import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Fresh accounts, projects and members for every test (so tests never depend on each other or
@@ -22,9 +21,9 @@ import org.springframework.transaction.reactive.TransactionalOperator;
 public class TestAccounts {
 
     private final AccountRepository accounts;
-    private final TransactionalOperator tx;
+    private final TransactionTemplate tx;
 
-    public TestAccounts(AccountRepository accounts, TransactionalOperator tx) {
+    public TestAccounts(AccountRepository accounts, TransactionTemplate tx) {
         this.accounts = accounts;
         this.tx = tx;
     }
@@ -45,24 +44,24 @@ public class TestAccounts {
     }
 
     public UUID account(Plan plan) {
-        return Db.await(accounts.createAccount("Account " + UUID.randomUUID(), plan));
+        return accounts.createAccount("Account " + UUID.randomUUID(), plan);
     }
 
     public UUID project(UUID accountId, String name, String... features) {
-        return Db.await(accounts.createProject(accountId, name, List.of(features)));
+        return accounts.createProject(accountId, name, List.of(features));
     }
 
     public UUID member(UUID accountId, MemberRole role) {
         UUID unique = UUID.randomUUID();
-        return Db.await(accounts.createMember(accountId, unique + "@example.com", "Member " + unique, role));
+        return accounts.createMember(accountId, unique + "@example.com", "Member " + unique, role);
     }
 
     public void grant(UUID projectId, UUID memberId, String... permissions) {
-        Db.await(tx.transactional(accounts.grant(projectId, memberId, List.of(permissions))));
+        tx.executeWithoutResult(status -> accounts.grant(projectId, memberId, List.of(permissions)));
     }
 
     public void pause(UUID projectId) {
-        Db.await(accounts.setPaused(projectId, true));
+        accounts.setPaused(projectId, true);
     }
 
     public static String memberBearer(UUID accountId, UUID memberId) {
