@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import dev.visibility.auth.accounts.AccountRepository;
 import dev.visibility.auth.keys.ApiKeyService;
 import dev.visibility.auth.members.MemberTokens;
+import dev.visibility.auth.signin.MemberCredentials;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.ApplicationRunner;
@@ -26,8 +27,8 @@ class LocalSeedConfiguration {
 
     @Bean
     LocalSeeder localSeeder(JdbcClient jdbc, AccountRepository accounts, ApiKeyService keys, MemberTokens memberTokens,
-            TransactionTemplate tx, ObjectMapper mapper, LocalSeedProperties properties) {
-        return new LocalSeeder(jdbc, accounts, keys, memberTokens, tx, mapper, properties.demo());
+            MemberCredentials memberCredentials, TransactionTemplate tx, ObjectMapper mapper, LocalSeedProperties properties) {
+        return new LocalSeeder(jdbc, accounts, keys, memberTokens, memberCredentials, tx, mapper, properties.demo());
     }
 
     @Bean

@@ -21,6 +21,8 @@ import dev.visibility.auth.keys.ApiKeyScopes;
 import dev.visibility.auth.keys.ApiKeyService;
 import dev.visibility.auth.keys.ApiKeyService.CreatedApiKey;
 import dev.visibility.auth.members.MemberTokens;
+import dev.visibility.auth.secrets.Secrets;
+import dev.visibility.auth.signin.MemberCredentials;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.transaction.support.TransactionTemplate;
 import tools.jackson.databind.ObjectMapper;
@@ -30,12 +32,14 @@ import tools.jackson.databind.ObjectMapper;
  * managed-agents) and "Other demo project" (to prove isolation), a key with every scope of spec 5.5
  * for each (explicit grants included), a key of the demo project with the default scopes (no
  * explicit grants, for contrast: E8 to E10 refuse it with missing_scope), all created by the owner,
- * and a long-lived member token for the account API. Everything, the seed file
+ * a long-lived member token for the account API, and a random password for the owner (sign-in). Everything, the seed file
  * included, happens in one transaction: a file that cannot be written leaves no data behind, so
  * the next start tries again.
  */
 public class LocalSeeder {
 
+    /** The demo owner's email; the password is random, written to the seed file only. */
+    static final String MEMBER_EMAIL = "admin@example.com";
     static final Duration ADMIN_TOKEN_LIFETIME = Duration.ofDays(3650);
     private static final Set<PosixFilePermission> OWNER_ONLY = PosixFilePermissions.fromString("rw-------");
     // one seeder at a time across replicas sharing the database
@@ -45,18 +49,22 @@ public class LocalSeeder {
     private final AccountRepository accounts;
     private final ApiKeyService keys;
     private final MemberTokens memberTokens;
+    private final MemberCredentials memberCredentials;
     private final TransactionTemplate tx;
     private final ObjectMapper mapper;
     private final LocalSeedProperties.DemoIds demoIds;
+    private String memberEmail = MEMBER_EMAIL;
 
     public LocalSeeder(JdbcClient jdbc, AccountRepository accounts, ApiKeyService keys, MemberTokens memberTokens,
-            TransactionTemplate tx, ObjectMapper mapper) {
-        this(jdbc, accounts, keys, memberTokens, tx, mapper, null);
+            MemberCredentials memberCredentials, TransactionTemplate tx, ObjectMapper mapper) {
+        this(jdbc, accounts, keys, memberTokens, memberCredentials, tx, mapper, null);
     }
 
     /** With fixed ids for the demo account and projects (any of them may be blank). */
     public LocalSeeder(JdbcClient jdbc, AccountRepository accounts, ApiKeyService keys, MemberTokens memberTokens,
-            TransactionTemplate tx, ObjectMapper mapper, LocalSeedProperties.DemoIds demoIds) {
+            MemberCredentials memberCredentials, TransactionTemplate tx, ObjectMapper mapper,
+            LocalSeedProperties.DemoIds demoIds) {
+        this.memberCredentials = memberCredentials;
         this.demoIds = demoIds;
         this.jdbc = jdbc;
         this.accounts = accounts;
@@ -76,6 +84,12 @@ public class LocalSeeder {
         TransactionTemplate seeding = new TransactionTemplate(template.getTransactionManager(), template);
         seeding.setTimeout((int) SEEDING_LIMIT.toSeconds());
         return seeding;
+    }
+
+    /** Another email for the demo owner (an email signs in one member only: tests that seed again use their own). */
+    public LocalSeeder memberEmail(String email) {
+        this.memberEmail = email;
+        return this;
     }
 
     /** Seeds when no account exists yet; answers the credentials, or empty when data was already there. */
@@ -102,15 +116,18 @@ public class LocalSeeder {
         LocalSeedProperties.DemoIds ids = demoIds == null ? new LocalSeedProperties.DemoIds(null, null, null) : demoIds;
         UUID accountId = accounts.createAccount(LocalSeedProperties.DemoIds.idOr(ids.accountId()), "Demo account", Plan.PLUS);
         UUID ownerId = accounts.createMember(LocalSeedProperties.DemoIds.idOr(ids.memberId()), accountId,
-                "admin@example.com", "Local admin", MemberRole.OWNER);
+                memberEmail, "Local admin", MemberRole.OWNER);
         CreatedApiKey demo = demoProject(LocalSeedProperties.DemoIds.idOr(ids.projectId()), accountId, ownerId,
                 "Demo project", List.of("agent-picks", "managed-agents"));
         CreatedApiKey defaults = keys.create(demo.projectId(), "Local demo key (default scopes)", null, ownerId);
         CreatedApiKey other = demoProject(LocalSeedProperties.DemoIds.idOr(ids.otherProjectId()), accountId, ownerId,
                 "Other demo project", List.of());
         String token = memberTokens.issue(ownerId, Instant.now().plus(ADMIN_TOKEN_LIFETIME));
+        String password = Secrets.randomPassword();
+        memberCredentials.setPassword(ownerId, password);
         SeedCredentials credentials = new SeedCredentials(accountId.toString(), demo.projectId().toString(),
-                demo.key().key(), other.projectId().toString(), other.key().key(), token, defaults.key().key());
+                demo.key().key(), other.projectId().toString(), other.key().key(), token, defaults.key().key(),
+                memberEmail, password);
         if (seedFile != null) {
             write(seedFile, credentials);
         }

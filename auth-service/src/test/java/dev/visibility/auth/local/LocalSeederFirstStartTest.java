@@ -15,6 +15,7 @@ import dev.visibility.auth.keys.ApiKeyRepository;
 import dev.visibility.auth.keys.ApiKeyService;
 import dev.visibility.auth.members.MemberTokens;
 import dev.visibility.auth.secrets.Secrets;
+import dev.visibility.auth.signin.MemberCredentials;
 import dev.visibility.auth.config.JdbcOutbox;
 import dev.visibility.platform.testing.SharedInfrastructure;
 import org.flywaydb.core.Flyway;
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.security.crypto.factory.PasswordEncoderFactories;
 import org.springframework.jdbc.datasource.DriverManagerDataSource;
 import org.springframework.jdbc.support.JdbcTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -61,7 +63,8 @@ class LocalSeederFirstStartTest {
         memberTokens = new MemberTokens(db);
         ApiKeyService service = new ApiKeyService(keys, new MemberAccess(accounts), new JdbcOutbox(db, mapper), tx,
                 new ApiKeyProperties(null));
-        seeder = new LocalSeeder(db, accounts, service, memberTokens, tx, mapper);
+        seeder = new LocalSeeder(db, accounts, service, memberTokens,
+                new MemberCredentials(db, PasswordEncoderFactories.createDelegatingPasswordEncoder()), tx, mapper);
     }
 
     private long count(String table) {

@@ -9,6 +9,7 @@ import dev.visibility.auth.accounts.MemberRole;
 import dev.visibility.auth.accounts.Plan;
 import dev.visibility.platform.security.Caller;
 import dev.visibility.platform.testing.TestTokens;
+import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
 
@@ -22,9 +23,11 @@ public class TestAccounts {
 
     private final AccountRepository accounts;
     private final TransactionTemplate tx;
+    private final JdbcClient jdbc;
 
-    public TestAccounts(AccountRepository accounts, TransactionTemplate tx) {
+    public TestAccounts(AccountRepository accounts, TransactionTemplate tx, JdbcClient jdbc) {
         this.accounts = accounts;
+        this.jdbc = jdbc;
         this.tx = tx;
     }
 
@@ -58,6 +61,11 @@ public class TestAccounts {
 
     public void grant(UUID projectId, UUID memberId, String... permissions) {
         tx.executeWithoutResult(status -> accounts.grant(projectId, memberId, List.of(permissions)));
+    }
+
+    /** Gives a member another email (sign-in tests use unique ones). */
+    public void setEmail(UUID memberId, String email) {
+        jdbc.sql("UPDATE members SET email = :email WHERE id = :id").param("email", email).param("id", memberId).update();
     }
 
     public void pause(UUID projectId) {
