@@ -1,5 +1,5 @@
 -- Spring Security's authorization server (issue 20): its JDBC stores' tables, as its schema files
--- define them, with PostgreSQL types (bytea for blob, timestamptz for timestamp).
+-- define them, with PostgreSQL types (text for blob, as the stores bind strings to it; timestamptz for timestamp).
 CREATE TABLE oauth2_registered_client (
     id                            VARCHAR(100)  NOT NULL PRIMARY KEY,
     client_id                     VARCHAR(100)  NOT NULL,
@@ -24,34 +24,34 @@ CREATE TABLE oauth2_authorization (
     principal_name                VARCHAR(200) NOT NULL,
     authorization_grant_type      VARCHAR(100) NOT NULL,
     authorized_scopes             VARCHAR(1000),
-    attributes                    BYTEA,
+    attributes                    TEXT,
     state                         VARCHAR(500),
-    authorization_code_value      BYTEA,
+    authorization_code_value      TEXT,
     authorization_code_issued_at  TIMESTAMPTZ,
     authorization_code_expires_at TIMESTAMPTZ,
-    authorization_code_metadata   BYTEA,
-    access_token_value            BYTEA,
+    authorization_code_metadata   TEXT,
+    access_token_value            TEXT,
     access_token_issued_at        TIMESTAMPTZ,
     access_token_expires_at       TIMESTAMPTZ,
-    access_token_metadata         BYTEA,
+    access_token_metadata         TEXT,
     access_token_type             VARCHAR(100),
     access_token_scopes           VARCHAR(1000),
-    oidc_id_token_value           BYTEA,
+    oidc_id_token_value           TEXT,
     oidc_id_token_issued_at       TIMESTAMPTZ,
     oidc_id_token_expires_at      TIMESTAMPTZ,
-    oidc_id_token_metadata        BYTEA,
-    refresh_token_value           BYTEA,
+    oidc_id_token_metadata        TEXT,
+    refresh_token_value           TEXT,
     refresh_token_issued_at       TIMESTAMPTZ,
     refresh_token_expires_at      TIMESTAMPTZ,
-    refresh_token_metadata        BYTEA,
-    user_code_value               BYTEA,
+    refresh_token_metadata        TEXT,
+    user_code_value               TEXT,
     user_code_issued_at           TIMESTAMPTZ,
     user_code_expires_at          TIMESTAMPTZ,
-    user_code_metadata            BYTEA,
-    device_code_value             BYTEA,
+    user_code_metadata            TEXT,
+    device_code_value             TEXT,
     device_code_issued_at         TIMESTAMPTZ,
     device_code_expires_at        TIMESTAMPTZ,
-    device_code_metadata          BYTEA
+    device_code_metadata          TEXT
 );
 
 -- the stores look authorizations up by state and by each token's value

@@ -92,6 +92,15 @@ public class AccountRepository {
                 .optional();
     }
 
+    /** A member by id alone (a signed-in member's session knows the id only). */
+    public Optional<Member> findMember(UUID memberId) {
+        return jdbc.sql("SELECT id, account_id, role FROM members WHERE id = :id")
+                .param("id", memberId)
+                .query((row, n) -> new Member(Db.uuid(row, "id"), Db.uuid(row, "account_id"),
+                        MemberRole.of(row.getString("role"))))
+                .optional();
+    }
+
     /** The project when it belongs to the member's account; empty otherwise. */
     public Optional<ProjectAccess> findProject(Member member, UUID projectId) {
         return jdbc.sql(PROJECT_ACCESS + "WHERE p.id = :project AND p.account_id = :account")

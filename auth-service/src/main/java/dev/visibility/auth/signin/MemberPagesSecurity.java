@@ -21,7 +21,7 @@ import org.springframework.security.web.SecurityFilterChain;
 public class MemberPagesSecurity {
 
     /** The paths this chain serves. */
-    public static final String[] PATHS = {"/login", "/logout", "/dashboard", "/dashboard/**", "/oauth2/consent", "/assets/**"};
+    public static final String[] PATHS = {"/login", "/logout", "/dashboard", "/dashboard/**", "/oauth2/consent"};
 
     /** Spring Security's delegating encoder: bcrypt today, {id}-prefixed hashes stay readable when that changes. */
     @Bean
@@ -41,7 +41,7 @@ public class MemberPagesSecurity {
                 .authenticationManager(signIn)
                 .authorizeHttpRequests(requests -> requests
                         .dispatcherTypeMatchers(DispatcherType.ERROR, DispatcherType.FORWARD).permitAll()
-                        .requestMatchers("/login", "/assets/**").permitAll()
+                        .requestMatchers("/login", "/dashboard/assets/**").permitAll()
                         .anyRequest().authenticated())
                 .formLogin(form -> form
                         .loginPage("/login")

@@ -118,7 +118,7 @@ class SignInTest {
 
     @Test
     void signInPageNeedsNoSessionAndAssetsAreServed() {
-        assertThat(browser.get("/assets/site.css").status()).isEqualTo(200);
+        assertThat(browser.get("/dashboard/assets/site.css").status()).isEqualTo(200);
         assertThat(browser.get("/dashboard").location()).endsWith("/login");
     }
 }

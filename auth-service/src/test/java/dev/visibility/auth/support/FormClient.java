@@ -29,6 +29,7 @@ public class FormClient {
     private final String baseUrl;
     private final Map<String, String> cookies = new LinkedHashMap<>();
     private final Map<String, String> extraHeaders = new LinkedHashMap<>();
+    private String publicOrigin;
 
     public FormClient(String baseUrl) {
         this.baseUrl = baseUrl;
@@ -60,6 +61,18 @@ public class FormClient {
         return this;
     }
 
+    /** Absolute URLs of this origin (the gateway's, in redirects and metadata) go to the service itself. */
+    public FormClient publicOrigin(String origin) {
+        this.publicOrigin = origin;
+        return this;
+    }
+
+    public Page postJson(String pathOrUrl, String json) {
+        return send(HttpRequest.newBuilder(uri(pathOrUrl))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(json)));
+    }
+
     public String cookie(String name) {
         return cookies.get(name);
     }
@@ -84,6 +97,9 @@ public class FormClient {
     }
 
     private URI uri(String pathOrUrl) {
+        if (publicOrigin != null && pathOrUrl.startsWith(publicOrigin + "/")) {
+            pathOrUrl = pathOrUrl.substring(publicOrigin.length());
+        }
         return URI.create(pathOrUrl.startsWith("http") ? pathOrUrl : baseUrl + pathOrUrl);
     }
 
