@@ -3,6 +3,7 @@ package dev.visibility.auth.internal;
 import dev.visibility.auth.keys.ActiveApiKey;
 import dev.visibility.auth.keys.ApiKeyRepository;
 import dev.visibility.auth.members.MemberTokens;
+import dev.visibility.auth.oauth.ConnectionLookup;
 import dev.visibility.auth.secrets.Secrets;
 import dev.visibility.platform.error.InvalidParameter;
 import dev.visibility.platform.error.NotFound;
@@ -20,8 +21,10 @@ class InternalLookupController {
 
     private final ApiKeyRepository keys;
     private final MemberTokens memberTokens;
+    private final ConnectionLookup connectionLookup;
 
-    InternalLookupController(ApiKeyRepository keys, MemberTokens memberTokens) {
+    InternalLookupController(ApiKeyRepository keys, MemberTokens memberTokens, ConnectionLookup connectionLookup) {
+        this.connectionLookup = connectionLookup;
         this.keys = keys;
         this.memberTokens = memberTokens;
     }
@@ -38,6 +41,20 @@ class InternalLookupController {
         MemberTokens.TokenOwner owner = memberTokens.findActive(requireHash("tokenHash", tokenHash))
                 .orElseThrow(() -> new NotFound("No valid member token has this hash"));
         return new MemberTokenLookup(owner.memberId().toString(), owner.accountId().toString());
+    }
+
+    /**
+     * Issue 20: the edge's check of an OAuth access token's connection ({@code connection_id} claim):
+     * 404 once revoked (from the commit on) or when the member may no longer do anything on the project;
+     * otherwise the capabilities the connection has now (approved, narrowed to current permissions).
+     */
+    @GetMapping("/internal/v1/oauth-connections/{connectionId}")
+    ConnectionLookup.ActiveConnection oauthConnection(@PathVariable String connectionId) {
+        if (connectionId.length() > 100) {
+            throw new InvalidParameter("connectionId", "Parameter 'connectionId' must be at most 100 characters");
+        }
+        return connectionLookup.find(connectionId)
+                .orElseThrow(() -> new NotFound("No active OAuth connection has this id"));
     }
 
     private static String requireHash(String name, String value) {

@@ -70,7 +70,7 @@ public class ApiKeyService {
      * Spec 5.2, 5.3: members with {@code settings.manage}, on a plan with API access; the body is
      * read only once the member may create keys there (403 and 404 before a 400 about the body).
      */
-    ApiKeyCreated createForMember(Member member, String projectId, java.util.function.Supplier<CreateApiKeyRequest> body) {
+    public ApiKeyCreated createForMember(Member member, String projectId, java.util.function.Supplier<CreateApiKeyRequest> body) {
         ProjectAccess project = access.requireProject(member, projectId);
         project.requirePermission(Permissions.SETTINGS_MANAGE);
         if (!project.plan().apiAccess()) {
@@ -83,14 +83,14 @@ public class ApiKeyService {
         return tx.execute(status -> create(project.id(), name, scopes, member.id())).toResponse();
     }
 
-    ApiKeyList list(Member member, String projectId) {
+    public ApiKeyList list(Member member, String projectId) {
         ProjectAccess project = access.requireProject(member, projectId);
         project.requireMembership();
         return new ApiKeyList(keys.listByProject(project.id()).stream().map(ApiKeySummary::of).toList());
     }
 
     /** Spec 5.3: immediate and permanent; a repeated revocation answers the first one's time. */
-    ApiKeyRevoked revoke(Member member, String projectId, String keyId) {
+    public ApiKeyRevoked revoke(Member member, String projectId, String keyId) {
         UUID project = QueryParams.pathUuid("projectId", projectId);
         UUID key = QueryParams.pathUuid("keyId", keyId);
         access.requireProject(member, project.toString()).requirePermission(Permissions.SETTINGS_MANAGE);

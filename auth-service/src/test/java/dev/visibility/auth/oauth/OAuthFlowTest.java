@@ -131,6 +131,35 @@ class OAuthFlowTest {
                 .containsExactly("read", "write").doesNotContain("agent-execution");
     }
 
+    /** Issue 20: the connection on the dashboard; revoked, its refresh token and its lookup stop at once. */
+    @Test
+    void revokingAConnectionOnTheDashboardStopsItsTokens() throws Exception {
+        String clientId = register(REDIRECT);
+        Map<String, Object> tokens = authorize(clientId, verifier(), List.of("read", "write", "agent-execution"));
+        String connection = verified((String) tokens.get("access_token")).getStringClaim("connection_id");
+        assertThat(connection).isNotBlank();
+        Map<String, Object> active = Http.json(Http.client(port).get().uri("/internal/v1/oauth-connections/" + connection)
+                .header(org.springframework.http.HttpHeaders.AUTHORIZATION, TestAccounts.internalBearer()), 200);
+        assertThat(active).containsEntry("projectId", team.projectId().toString()).containsEntry("clientId", clientId)
+                .containsEntry("memberId", member.toString())
+                .containsEntry("capabilities", List.of("read", "write", "agent-execution"));
+
+        Page page = browser.get("/dashboard/connections");
+        assertThat(page.status()).isEqualTo(200);
+        assertThat(page.body()).contains("Test MCP client", clientId, "read, write, agent-execution", "active");
+        Page revoked = browser.post("/dashboard/connections/" + connection + "/revoke", Map.of("_csrf", page.csrf()));
+        assertThat(revoked.status()).isEqualTo(302);
+
+        Http.error(Http.client(port).get().uri("/internal/v1/oauth-connections/" + connection)
+                .header(org.springframework.http.HttpHeaders.AUTHORIZATION, TestAccounts.internalBearer()), 404);
+        assertThat(token(Map.of("grant_type", "refresh_token", "client_id", clientId,
+                "refresh_token", tokens.get("refresh_token")), 400)).containsEntry("error", "invalid_grant");
+        assertThat(browser.get("/dashboard/connections").body()).contains("revoked");
+        // a revoked connection cannot be revoked again
+        assertThat(browser.post("/dashboard/connections/" + connection + "/revoke",
+                Map.of("_csrf", browser.get("/dashboard/connections").csrf())).status()).isEqualTo(404);
+    }
+
     @Test
     void memberWithoutSettingsManageIsOfferedReadOnlyAndCannotForgeWrite() {
         accounts.grant(team.projectId(), member, Permissions.PROJECT_VIEW);
