@@ -1,5 +1,6 @@
 package dev.visibility.auth.signin;
 
+import dev.visibility.platform.error.servlet.ServletErrorWriter;
 import jakarta.servlet.DispatcherType;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -32,7 +33,7 @@ public class MemberPagesSecurity {
     @Bean
     @Order(2)
     SecurityFilterChain memberPages(HttpSecurity http, MemberCredentials members, PasswordEncoder encoder,
-            SignInThrottle throttle) throws Exception {
+            SignInThrottle throttle, ServletErrorWriter errors) throws Exception {
         DaoAuthenticationProvider passwords = new DaoAuthenticationProvider(members);
         passwords.setPasswordEncoder(encoder);
         ProviderManager signIn = new ProviderManager(new ThrottledSignIn(passwords, throttle));
@@ -52,6 +53,8 @@ public class MemberPagesSecurity {
                                 e instanceof ThrottledSignIn.Throttled ? "/login?throttled" : "/login?error")))
                 .logout(logout -> logout.logoutUrl("/logout").logoutSuccessUrl("/login?signedOut"))
                 .sessionManagement(session -> session.sessionFixation(fixation -> fixation.changeSessionId()))
+                // a POST without a valid CSRF token: 403 in the suite's error shape
+                .exceptionHandling(exceptions -> exceptions.accessDeniedHandler((request, response, e) -> errors.write(response, e)))
                 .headers(headers -> headers
                         .contentSecurityPolicy(csp -> csp.policyDirectives(
                                 "default-src 'self'; img-src 'self' data:; object-src 'none'; frame-ancestors 'none'; base-uri 'none'"))

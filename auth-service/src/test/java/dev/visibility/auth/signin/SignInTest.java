@@ -97,6 +97,9 @@ class SignInTest {
         browser.get("/login");
         Page forged = browser.post("/login", Map.of("email", email, "password", password));
         assertThat(forged.status()).isEqualTo(403);
+        // in the suite's error shape (spec 7), as every refusal
+        assertThat(dev.visibility.platform.testing.Http.parse(forged.body())).containsEntry("error", "forbidden")
+                .containsEntry("status", 403).containsKey("message");
         assertThat(browser.get("/dashboard").status()).isEqualTo(302);
     }
 
