@@ -3,6 +3,7 @@ package dev.visibility.auth.local;
 import java.nio.file.Path;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.ConstructorBinding;
 
 /**
  * Local mode (profile {@code local}) seeding.
@@ -21,6 +22,11 @@ public record LocalSeedProperties(Boolean seedEnabled, String seedFile, DemoIds 
      * who creates the demo keys (agents-service's demo threads belong to this member, issue 19).
      */
     public record DemoIds(String accountId, String projectId, String otherProjectId, String memberId) {
+
+        /** The one Boot binds (with a second constructor, it would bind none, and the ids would be lost). */
+        @ConstructorBinding
+        public DemoIds {
+        }
 
         public DemoIds(String accountId, String projectId, String otherProjectId) {
             this(accountId, projectId, otherProjectId, null);

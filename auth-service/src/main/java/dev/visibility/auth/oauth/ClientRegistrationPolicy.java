@@ -32,6 +32,8 @@ final class ClientRegistrationPolicy {
 
     static final Set<String> SCOPES = Set.of("openid", "profile", "email");
     static final List<String> SCOPE_ORDER = List.of("openid", "profile", "email");
+    static final int MAX_NAME = 100;
+    static final int MAX_REDIRECTS = 10;
     static final Duration ACCESS_TOKEN_LIFETIME = Duration.ofMinutes(15);
     static final Duration REFRESH_TOKEN_LIFETIME = Duration.ofDays(30);
 
@@ -45,9 +47,18 @@ final class ClientRegistrationPolicy {
 
     static void validate(OAuth2ClientRegistrationAuthenticationContext context) {
         OAuth2ClientRegistration registration = context.<OAuth2ClientRegistrationAuthenticationToken>getAuthentication().getClientRegistration();
+        String name = registration.getClientName();
+        if (name != null && (name.length() > MAX_NAME || name.chars().anyMatch(Character::isISOControl))) {
+            throw error("invalid_client_metadata", "client_name must be one line of at most " + MAX_NAME + " characters");
+        }
         List<String> redirectUris = registration.getRedirectUris();
         if (redirectUris == null || redirectUris.isEmpty()) {
             throw error("invalid_redirect_uri", "redirect_uris must name at least one URI");
+        }
+        // the store keeps them comma-joined in 1000 characters
+        if (redirectUris.size() > MAX_REDIRECTS || String.join(",", redirectUris).length() > 1000) {
+            throw error("invalid_redirect_uri", "redirect_uris may name at most " + MAX_REDIRECTS
+                    + " URIs of 1000 characters in all");
         }
         for (String redirectUri : redirectUris) {
             if (!acceptableRedirect(redirectUri)) {
@@ -77,10 +88,13 @@ final class ClientRegistrationPolicy {
     }
 
     static boolean acceptableRedirect(String redirectUri) {
+        if (redirectUri == null || redirectUri.chars().anyMatch(c -> c <= ' ')) {
+            return false;
+        }
         URI uri;
         try {
             uri = new URI(redirectUri);
-        } catch (URISyntaxException | NullPointerException e) {
+        } catch (URISyntaxException e) {
             return false;
         }
         if (uri.getFragment() != null || uri.getScheme() == null || uri.getHost() == null || uri.getRawUserInfo() != null) {

@@ -10,6 +10,7 @@ import java.security.spec.InvalidKeySpecException;
 import java.security.spec.PKCS8EncodedKeySpec;
 import java.security.spec.X509EncodedKeySpec;
 import java.util.Base64;
+import java.util.Optional;
 import java.util.UUID;
 
 import com.nimbusds.jose.jwk.JWKSet;
@@ -30,30 +31,49 @@ final class SigningKeys {
     private SigningKeys() {
     }
 
+    /** Start-up work on a machine that may be busy starting the whole suite: longer than a request's limit. */
+    static final int START_UP_TIMEOUT_SECONDS = 90;
+
     static JWKSet load(JdbcClient jdbc, TransactionTemplate tx) {
-        RSAKey key = tx.execute(status -> {
+        Optional<RSAKey> stored = latest(jdbc);
+        if (stored.isPresent()) {
+            return new JWKSet(stored.get());
+        }
+        // made outside the transaction (RSA key generation may take seconds on a loaded machine);
+        // the first instance to commit wins, the others read its key
+        Generated fresh = generate();
+        TransactionTemplate startUp = new TransactionTemplate(tx.getTransactionManager(), tx);
+        startUp.setTimeout(START_UP_TIMEOUT_SECONDS);
+        RSAKey key = startUp.execute(status -> {
             jdbc.sql("SELECT 1 FROM (SELECT pg_advisory_xact_lock(:key)) AS locked").param("key", LOCK_KEY)
                     .query(Integer.class).single();
-            return jdbc.sql("SELECT kid, private_key, public_key FROM oauth_signing_keys ORDER BY created_at DESC LIMIT 1")
-                    .query((row, n) -> rsaKey(row.getString("kid"), row.getString("public_key"), row.getString("private_key")))
-                    .optional()
-                    .orElseGet(() -> create(jdbc));
+            return latest(jdbc).orElseGet(() -> {
+                jdbc.sql("INSERT INTO oauth_signing_keys (kid, private_key, public_key) VALUES (:kid, :private, :public)")
+                        .param("kid", fresh.kid()).param("private", fresh.privateKey()).param("public", fresh.publicKey())
+                        .update();
+                return rsaKey(fresh.kid(), fresh.publicKey(), fresh.privateKey());
+            });
         });
         return new JWKSet(key);
     }
 
-    private static RSAKey create(JdbcClient jdbc) {
+    private record Generated(String kid, String publicKey, String privateKey) {
+    }
+
+    private static Optional<RSAKey> latest(JdbcClient jdbc) {
+        return jdbc.sql("SELECT kid, private_key, public_key FROM oauth_signing_keys ORDER BY created_at DESC LIMIT 1")
+                .query((row, n) -> rsaKey(row.getString("kid"), row.getString("public_key"), row.getString("private_key")))
+                .optional();
+    }
+
+    private static Generated generate() {
         try {
             KeyPairGenerator generator = KeyPairGenerator.getInstance("RSA");
             generator.initialize(2048);
             KeyPair pair = generator.generateKeyPair();
-            String kid = UUID.randomUUID().toString();
-            String publicKey = Base64.getEncoder().encodeToString(pair.getPublic().getEncoded());
-            String privateKey = Base64.getEncoder().encodeToString(pair.getPrivate().getEncoded());
-            jdbc.sql("INSERT INTO oauth_signing_keys (kid, private_key, public_key) VALUES (:kid, :private, :public)")
-                    .param("kid", kid).param("private", privateKey).param("public", publicKey)
-                    .update();
-            return rsaKey(kid, publicKey, privateKey);
+            return new Generated(UUID.randomUUID().toString(),
+                    Base64.getEncoder().encodeToString(pair.getPublic().getEncoded()),
+                    Base64.getEncoder().encodeToString(pair.getPrivate().getEncoded()));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("RSA is part of every JDK", e);
         }

@@ -199,6 +199,17 @@ class OAuthFlowTest {
                 {"redirect_uris": ["%s"], "token_endpoint_auth_method": "none", "scope": "openid admin"}""".formatted(REDIRECT));
         assertThat(scope.status()).isEqualTo(400);
         assertThat(Http.parse(scope.body())).containsEntry("error", "invalid_client_metadata");
+        // what the store cannot hold is refused, never a 500
+        Page longName = browser.postJson("/oauth2/register", """
+                {"client_name": "%s", "redirect_uris": ["%s"], "token_endpoint_auth_method": "none"}""".formatted("n".repeat(201), REDIRECT));
+        assertThat(longName.status()).isEqualTo(400);
+        assertThat(Http.parse(longName.body())).containsEntry("error", "invalid_client_metadata");
+        Page manyRedirects = browser.postJson("/oauth2/register", """
+                {"redirect_uris": ["https://example.com/%s"], "token_endpoint_auth_method": "none"}""".formatted("a".repeat(1001)));
+        assertThat(manyRedirects.status()).isEqualTo(400);
+        assertThat(Http.parse(manyRedirects.body())).containsEntry("error", "invalid_redirect_uri");
+        Page notJson = browser.postJson("/oauth2/register", "{not json");
+        assertThat(notJson.status()).isEqualTo(400);
         Page confidential = browser.postJson("/oauth2/register", """
                 {"redirect_uris": ["%s"], "token_endpoint_auth_method": "client_secret_basic"}""".formatted(REDIRECT));
         assertThat(confidential.status()).isEqualTo(400);
