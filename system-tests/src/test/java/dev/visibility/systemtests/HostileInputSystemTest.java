@@ -139,6 +139,10 @@ class HostileInputSystemTest extends SystemTest {
         if (status >= 200 && status < 300 || request.method().equals("HEAD")) {
             return null;
         }
+        // issue 20: auth-service's sign-in pages send a browser without a session to the sign-in form
+        if (status == 302 && RouteTable.SIGN_IN_ROUTES.contains(request.route().id()) && answer.header("Location") != null) {
+            return null;
+        }
         return answer.hasErrorShape() ? null : "not in the error shape";
     }
 

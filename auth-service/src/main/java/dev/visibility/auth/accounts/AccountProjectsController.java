@@ -2,7 +2,6 @@ package dev.visibility.auth.accounts;
 
 import java.util.List;
 
-import dev.visibility.auth.config.Db;
 import dev.visibility.platform.security.Caller;
 import dev.visibility.platform.web.Envelope;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -24,7 +23,7 @@ class AccountProjectsController {
     @GetMapping("/api/v2/account/projects")
     Envelope<AccountProjects> projects(Caller caller) {
         Member member = access.requireMember(caller);
-        List<AccountProject> projects = Db.await(accounts.projectsOf(member).map(AccountProject::of).collectList());
+        List<AccountProject> projects = accounts.projectsOf(member).stream().map(AccountProject::of).toList();
         return Envelope.of(new AccountProjects(projects), null);
     }
 }

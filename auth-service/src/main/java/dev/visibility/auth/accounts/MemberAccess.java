@@ -2,7 +2,6 @@ package dev.visibility.auth.accounts;
 
 import java.util.UUID;
 
-import dev.visibility.auth.config.Db;
 import dev.visibility.platform.error.Forbidden;
 import dev.visibility.platform.error.NotFound;
 import dev.visibility.platform.query.QueryParams;
@@ -33,21 +32,14 @@ public class MemberAccess {
         if (memberId == null || accountId == null) {
             throw new Forbidden(MEMBERS_ONLY);
         }
-        Member member = Db.await(accounts.findMember(memberId, accountId));
-        if (member == null) {
-            throw new Forbidden(MEMBERS_ONLY);
-        }
-        return member;
+        return accounts.findMember(memberId, accountId).orElseThrow(() -> new Forbidden(MEMBERS_ONLY));
     }
 
     /** The project of the path when it is in the member's account; 400 for a malformed id, 404 otherwise. */
     public ProjectAccess requireProject(Member member, String projectId) {
         UUID id = QueryParams.pathUuid("projectId", projectId);
-        ProjectAccess project = Db.await(accounts.findProject(member, id));
-        if (project == null) {
-            throw new NotFound("No project with this id exists in your account");
-        }
-        return project;
+        return accounts.findProject(member, id)
+                .orElseThrow(() -> new NotFound("No project with this id exists in your account"));
     }
 
     private static UUID uuidOrNull(String value) {

@@ -1,28 +1,56 @@
 package dev.visibility.auth.config;
 
+import java.sql.Array;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
 import java.time.Duration;
-import java.util.Optional;
-
-import reactor.core.publisher.Mono;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.List;
+import java.util.UUID;
 
 /**
- * auth-service runs Spring MVC over the platform's R2DBC stack: handlers wait for their query on
- * the servlet thread, never longer than {@link #TIMEOUT} (the pool and statement time-outs of the
- * platform defaults are shorter, so this is the last line).
+ * auth-service reads and writes its schema over JDBC ({@code JdbcClient} on HikariCP, see
+ * {@link JdbcConfiguration}); these are the conversions its repositories share.
  */
 public final class Db {
 
+    /** The longest a statement may run (PostgreSQL's {@code statement_timeout} of every pooled connection). */
     public static final Duration TIMEOUT = Duration.ofSeconds(10);
 
     private Db() {
     }
 
-    /** The value of {@code mono}, or null when it completes empty. */
-    public static <T> T await(Mono<T> mono) {
-        return mono.block(TIMEOUT);
+    public static UUID uuid(ResultSet row, String column) throws SQLException {
+        return row.getObject(column, UUID.class);
     }
 
-    public static <T> Optional<T> awaitOptional(Mono<T> mono) {
-        return mono.blockOptional(TIMEOUT);
+    public static Instant instant(ResultSet row, String column) throws SQLException {
+        Timestamp value = row.getTimestamp(column);
+        return value == null ? null : value.toInstant();
+    }
+
+    public static Timestamp timestamp(Instant instant) {
+        return instant == null ? null : Timestamp.from(instant);
+    }
+
+    /** A {@code text[]} column; null stays null. */
+    public static List<String> nullableTexts(ResultSet row, String column) throws SQLException {
+        Array array = row.getArray(column);
+        if (array == null) {
+            return null;
+        }
+        try {
+            return List.copyOf(Arrays.asList((String[]) array.getArray()));
+        } finally {
+            array.free();
+        }
+    }
+
+    /** A {@code text[]} column; null is the empty list. */
+    public static List<String> texts(ResultSet row, String column) throws SQLException {
+        List<String> values = nullableTexts(row, column);
+        return values == null ? List.of() : values;
     }
 }

@@ -10,16 +10,14 @@ import dev.visibility.auth.accounts.Member;
 import dev.visibility.auth.accounts.MemberAccess;
 import dev.visibility.auth.accounts.Permissions;
 import dev.visibility.auth.accounts.ProjectAccess;
-import dev.visibility.auth.config.Db;
+import dev.visibility.auth.config.JdbcOutbox;
 import dev.visibility.platform.error.Forbidden;
 import dev.visibility.platform.error.NotFound;
 import dev.visibility.platform.events.ApiKeyChanged;
 import dev.visibility.platform.events.Topics;
-import dev.visibility.platform.outbox.OutboxWriter;
 import dev.visibility.platform.query.QueryParams;
 import org.springframework.stereotype.Service;
-import org.springframework.transaction.reactive.TransactionalOperator;
-import reactor.core.publisher.Mono;
+import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Creation, listing and revocation of API keys. Every creation and revocation appends an
@@ -33,11 +31,11 @@ public class ApiKeyService {
 
     private final ApiKeyRepository keys;
     private final MemberAccess access;
-    private final OutboxWriter outbox;
-    private final TransactionalOperator tx;
+    private final JdbcOutbox outbox;
+    private final TransactionTemplate tx;
     private final ApiKeyProperties properties;
 
-    public ApiKeyService(ApiKeyRepository keys, MemberAccess access, OutboxWriter outbox, TransactionalOperator tx,
+    public ApiKeyService(ApiKeyRepository keys, MemberAccess access, JdbcOutbox outbox, TransactionTemplate tx,
             ApiKeyProperties properties) {
         this.keys = keys;
         this.access = access;
@@ -57,25 +55,22 @@ public class ApiKeyService {
     }
 
     /**
-     * Inserts a new key with its CREATED event; joins the caller's transaction (run it inside
-     * {@link TransactionalOperator#transactional}). {@code narrowedScopes} null keeps the defaults.
+     * Inserts a new key with its CREATED event; joins the caller's JDBC transaction (run it inside
+     * {@link TransactionTemplate#execute}). {@code narrowedScopes} null keeps the defaults.
      */
-    public Mono<CreatedApiKey> create(UUID projectId, String name, List<String> narrowedScopes, UUID createdBy) {
-        return Mono.defer(() -> {
-            NewApiKey key = NewApiKey.generate(properties.prefix());
-            UUID id = UUID.randomUUID();
-            return keys.insert(id, projectId, name, key, narrowedScopes, createdBy)
-                    .flatMap(createdAt -> publish(ApiKeyChanged.Change.CREATED, key.hash(), id, projectId,
-                            narrowedScopes, createdAt)
-                            .thenReturn(new CreatedApiKey(id, projectId, name, key, narrowedScopes, createdAt)));
-        });
+    public CreatedApiKey create(UUID projectId, String name, List<String> narrowedScopes, UUID createdBy) {
+        NewApiKey key = NewApiKey.generate(properties.prefix());
+        UUID id = UUID.randomUUID();
+        Instant createdAt = keys.insert(id, projectId, name, key, narrowedScopes, createdBy);
+        publish(ApiKeyChanged.Change.CREATED, key.hash(), id, projectId, narrowedScopes, createdAt);
+        return new CreatedApiKey(id, projectId, name, key, narrowedScopes, createdAt);
     }
 
     /**
      * Spec 5.2, 5.3: members with {@code settings.manage}, on a plan with API access; the body is
      * read only once the member may create keys there (403 and 404 before a 400 about the body).
      */
-    ApiKeyCreated createForMember(Member member, String projectId, java.util.function.Supplier<CreateApiKeyRequest> body) {
+    public ApiKeyCreated createForMember(Member member, String projectId, java.util.function.Supplier<CreateApiKeyRequest> body) {
         ProjectAccess project = access.requireProject(member, projectId);
         project.requirePermission(Permissions.SETTINGS_MANAGE);
         if (!project.plan().apiAccess()) {
@@ -85,34 +80,33 @@ public class ApiKeyService {
         CreateApiKeyRequest request = body.get();
         String name = request.name();
         List<String> scopes = request.validScopes();
-        return Db.await(tx.transactional(create(project.id(), name, scopes, member.id()))).toResponse();
+        return tx.execute(status -> create(project.id(), name, scopes, member.id())).toResponse();
     }
 
-    ApiKeyList list(Member member, String projectId) {
+    public ApiKeyList list(Member member, String projectId) {
         ProjectAccess project = access.requireProject(member, projectId);
         project.requireMembership();
-        return new ApiKeyList(Db.await(keys.listByProject(project.id()).map(ApiKeySummary::of).collectList()));
+        return new ApiKeyList(keys.listByProject(project.id()).stream().map(ApiKeySummary::of).toList());
     }
 
     /** Spec 5.3: immediate and permanent; a repeated revocation answers the first one's time. */
-    ApiKeyRevoked revoke(Member member, String projectId, String keyId) {
+    public ApiKeyRevoked revoke(Member member, String projectId, String keyId) {
         UUID project = QueryParams.pathUuid("projectId", projectId);
         UUID key = QueryParams.pathUuid("keyId", keyId);
         access.requireProject(member, project.toString()).requirePermission(Permissions.SETTINGS_MANAGE);
-        Optional<Instant> revokedNow = Db.awaitOptional(tx.transactional(keys.revoke(key, project)
-                .flatMap(revoked -> publish(ApiKeyChanged.Change.REVOKED, revoked.keyHash(), key, project,
-                        revoked.scopes(), revoked.revokedAt()).thenReturn(revoked.revokedAt()))));
-        Instant revokedAt = revokedNow.orElseGet(() -> Db.await(keys.revokedAt(key, project)));
-        if (revokedAt == null) {
-            throw new NotFound("No API key with this id exists in the project");
-        }
+        Optional<Instant> revokedNow = tx.execute(status -> keys.revoke(key, project).map(revoked -> {
+            publish(ApiKeyChanged.Change.REVOKED, revoked.keyHash(), key, project, revoked.scopes(), revoked.revokedAt());
+            return revoked.revokedAt();
+        }));
+        Instant revokedAt = revokedNow.or(() -> keys.revokedAt(key, project))
+                .orElseThrow(() -> new NotFound("No API key with this id exists in the project"));
         return new ApiKeyRevoked(key.toString(), revokedAt);
     }
 
-    private Mono<Void> publish(ApiKeyChanged.Change change, String keyHash, UUID keyId, UUID projectId,
+    private void publish(ApiKeyChanged.Change change, String keyHash, UUID keyId, UUID projectId,
             List<String> narrowedScopes, Instant occurredAt) {
         ApiKeyChanged event = new ApiKeyChanged(UUID.randomUUID(), change, keyHash, keyId.toString(), projectId.toString(),
                 new LinkedHashSet<>(ApiKeyScopes.effective(narrowedScopes)), occurredAt);
-        return outbox.append(Topics.AUTH_KEYS, keyHash, event.eventId(), EVENT_TYPE, event);
+        outbox.append(Topics.AUTH_KEYS, keyHash, event.eventId(), EVENT_TYPE, event);
     }
 }

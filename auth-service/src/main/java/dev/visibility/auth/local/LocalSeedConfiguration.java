@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import dev.visibility.auth.accounts.AccountRepository;
 import dev.visibility.auth.keys.ApiKeyService;
 import dev.visibility.auth.members.MemberTokens;
+import dev.visibility.auth.signin.MemberCredentials;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.ApplicationRunner;
@@ -12,8 +13,8 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Profile;
-import org.springframework.r2dbc.core.DatabaseClient;
-import org.springframework.transaction.reactive.TransactionalOperator;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.transaction.support.TransactionTemplate;
 import tools.jackson.databind.ObjectMapper;
 
 /** In local mode only: seed the demo account on the first start; later starts find data and do nothing. */
@@ -25,9 +26,9 @@ class LocalSeedConfiguration {
     private static final Logger log = LoggerFactory.getLogger(LocalSeedConfiguration.class);
 
     @Bean
-    LocalSeeder localSeeder(DatabaseClient db, AccountRepository accounts, ApiKeyService keys, MemberTokens memberTokens,
-            TransactionalOperator tx, ObjectMapper mapper, LocalSeedProperties properties) {
-        return new LocalSeeder(db, accounts, keys, memberTokens, tx, mapper, properties.demo());
+    LocalSeeder localSeeder(JdbcClient jdbc, AccountRepository accounts, ApiKeyService keys, MemberTokens memberTokens,
+            MemberCredentials memberCredentials, TransactionTemplate tx, ObjectMapper mapper, LocalSeedProperties properties) {
+        return new LocalSeeder(jdbc, accounts, keys, memberTokens, memberCredentials, tx, mapper, properties.demo());
     }
 
     @Bean

@@ -3,6 +3,7 @@ package dev.visibility.auth.local;
 import java.nio.file.Path;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.ConstructorBinding;
 
 /**
  * Local mode (profile {@code local}) seeding.
@@ -22,7 +23,15 @@ public record LocalSeedProperties(Boolean seedEnabled, String seedFile, DemoIds 
      */
     public record DemoIds(String accountId, String projectId, String otherProjectId, String memberId) {
 
-        // one constructor only: with a second one, Boot cannot tell which to bind and leaves demo null
+        /** The one Boot binds (with a second constructor, it would bind none, and the ids would be lost). */
+        @ConstructorBinding
+        public DemoIds {
+        }
+
+        public DemoIds(String accountId, String projectId, String otherProjectId) {
+            this(accountId, projectId, otherProjectId, null);
+        }
+
         static java.util.UUID idOr(String value) {
             return value == null || value.isBlank() ? java.util.UUID.randomUUID() : java.util.UUID.fromString(value);
         }

@@ -27,6 +27,13 @@ public final class Secrets {
         return HEX.formatHex(bytes);
     }
 
+    /** A password of 24 random URL-safe characters (144 bits), for seeded members. */
+    public static String randomPassword() {
+        byte[] bytes = new byte[18];
+        RANDOM.nextBytes(bytes);
+        return java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+    }
+
     /** The SHA-256 of the UTF-8 bytes of {@code secret}, as 64 lowercase hex characters. */
     public static String sha256Hex(String secret) {
         try {

@@ -4,7 +4,6 @@ import java.time.Clock;
 import java.time.YearMonth;
 import java.util.UUID;
 
-import dev.visibility.auth.config.Db;
 import dev.visibility.platform.error.NotFound;
 import dev.visibility.platform.query.QueryParams;
 import dev.visibility.platform.web.Envelope;
@@ -30,10 +29,8 @@ class UsageController {
     Envelope<ProjectUsage> usage(@PathVariable String projectId) {
         UUID id = QueryParams.pathUuid("projectId", projectId);
         YearMonth month = YearMonth.now(clock);
-        UsageRepository.ProjectUsageRow row = Db.await(usage.projectUsage(id, month.atDay(1)));
-        if (row == null) {
-            throw new NotFound("No project exists with this id");
-        }
+        UsageRepository.ProjectUsageRow row = usage.projectUsage(id, month.atDay(1))
+                .orElseThrow(() -> new NotFound("No project exists with this id"));
         return Envelope.of(new ProjectUsage(id.toString(), row.paused(), row.plan().value(), row.plan().apiAccess(),
                 new ProjectUsage.Period(month.atDay(1), month.atEndOfMonth()), new ProjectUsage.Requests(row.requests())),
                 id.toString());

@@ -3,22 +3,23 @@ package dev.visibility.auth.usage;
 import java.time.LocalDate;
 import java.time.YearMonth;
 import java.time.ZoneOffset;
+import java.util.Optional;
 import java.util.UUID;
 
 import dev.visibility.auth.accounts.Plan;
+import dev.visibility.auth.config.Db;
 import dev.visibility.platform.events.UsageRecorded;
-import org.springframework.r2dbc.core.DatabaseClient;
+import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
-import reactor.core.publisher.Mono;
 
 /** {@code usage_counters}: requests per project and calendar month (UTC). */
 @Repository
 class UsageRepository {
 
-    private final DatabaseClient db;
+    private final JdbcClient jdbc;
 
-    UsageRepository(DatabaseClient db) {
-        this.db = db;
+    UsageRepository(JdbcClient jdbc) {
+        this.jdbc = jdbc;
     }
 
     /** A project's status and request count for one period; empty when the project is unknown. */
@@ -26,28 +27,35 @@ class UsageRepository {
     }
 
     /**
-     * Adds a record's requests to its project's month. Once per eventId: the platform's consumer
-     * runs it in the transaction that claims the record's eventId ({@link UsageConsumer}).
+     * Claims the record's eventId for {@code consumer} in {@code processed_events}; false when it
+     * was claimed before. Run it in the transaction that applies the record.
      */
-    Mono<Void> add(UsageRecorded usage) {
-        LocalDate period = YearMonth.from(usage.intervalStart().atOffset(ZoneOffset.UTC)).atDay(1);
-        return db.sql("""
-                INSERT INTO usage_counters (project_id, period_start, requests) VALUES (:project, :period, :requests)
-                ON CONFLICT (project_id, period_start) DO UPDATE SET requests = usage_counters.requests + EXCLUDED.requests""")
-                .bind("project", UUID.fromString(usage.projectId())).bind("period", period).bind("requests", usage.requests())
-                .then();
+    boolean claim(String consumer, UUID eventId) {
+        return jdbc.sql("INSERT INTO processed_events (consumer, event_id) VALUES (:consumer, :eventId) ON CONFLICT DO NOTHING")
+                .param("consumer", consumer).param("eventId", eventId)
+                .update() == 1;
     }
 
-    Mono<ProjectUsageRow> projectUsage(UUID projectId, LocalDate periodStart) {
-        return db.sql("""
+    /** Adds a record's requests to its project's month. */
+    void add(UsageRecorded usage) {
+        LocalDate period = YearMonth.from(usage.intervalStart().atOffset(ZoneOffset.UTC)).atDay(1);
+        jdbc.sql("""
+                INSERT INTO usage_counters (project_id, period_start, requests) VALUES (:project, :period, :requests)
+                ON CONFLICT (project_id, period_start) DO UPDATE SET requests = usage_counters.requests + EXCLUDED.requests""")
+                .param("project", UUID.fromString(usage.projectId())).param("period", period).param("requests", usage.requests())
+                .update();
+    }
+
+    Optional<ProjectUsageRow> projectUsage(UUID projectId, LocalDate periodStart) {
+        return jdbc.sql("""
                 SELECT p.id, p.paused, a.plan, COALESCE(u.requests, 0) AS requests
                 FROM projects p
                 JOIN accounts a ON a.id = p.account_id
                 LEFT JOIN usage_counters u ON u.project_id = p.id AND u.period_start = :period
                 WHERE p.id = :project""")
-                .bind("project", projectId).bind("period", periodStart)
-                .map(row -> new ProjectUsageRow(row.get("id", UUID.class), Boolean.TRUE.equals(row.get("paused", Boolean.class)),
-                        Plan.of(row.get("plan", String.class)), row.get("requests", Long.class)))
-                .one();
+                .param("project", projectId).param("period", periodStart)
+                .query((row, n) -> new ProjectUsageRow(Db.uuid(row, "id"), row.getBoolean("paused"),
+                        Plan.of(row.getString("plan")), row.getLong("requests")))
+                .optional();
     }
 }

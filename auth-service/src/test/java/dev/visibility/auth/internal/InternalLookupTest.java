@@ -14,7 +14,6 @@ import java.util.UUID;
 
 import dev.visibility.auth.accounts.MemberRole;
 import dev.visibility.auth.accounts.Plan;
-import dev.visibility.auth.config.Db;
 import dev.visibility.auth.keys.ApiKeyScopes;
 import dev.visibility.auth.keys.ApiKeyService;
 import dev.visibility.auth.members.MemberTokens;
@@ -29,7 +28,7 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.http.HttpHeaders;
 import org.springframework.test.web.reactive.server.WebTestClient;
-import org.springframework.transaction.reactive.TransactionalOperator;
+import org.springframework.transaction.support.TransactionTemplate;
 
 /** The gateway's lookups by SHA-256 (DESIGN.md, request path 1): shape, refusals, and the internal scope. */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
@@ -44,7 +43,7 @@ class InternalLookupTest {
     @Autowired
     MemberTokens memberTokens;
     @Autowired
-    TransactionalOperator tx;
+    TransactionTemplate tx;
 
     private WebTestClient client;
 
@@ -54,7 +53,7 @@ class InternalLookupTest {
     }
 
     private String newKey(UUID projectId, List<String> narrowedScopes) {
-        return Db.await(tx.transactional(keys.create(projectId, "gateway test", narrowedScopes, null))).key().key();
+        return tx.execute(status -> keys.create(projectId, "gateway test", narrowedScopes, null)).key().key();
     }
 
     private WebTestClient.RequestHeadersSpec<?> apiKey(String hash) {
@@ -88,7 +87,7 @@ class InternalLookupTest {
     @Test
     void apiKeyLookupNamesTheMemberWhoCreatedTheKey() {
         Team team = accounts.team(Plan.PLUS);
-        String key = Db.await(tx.transactional(keys.create(team.projectId(), "created by the owner", null, team.ownerId())))
+        String key = tx.execute(status -> keys.create(team.projectId(), "created by the owner", null, team.ownerId()))
                 .key().key();
         assertThat(json(apiKey(Secrets.sha256Hex(key)), 200)).containsEntry("createdBy", team.ownerId().toString());
     }
@@ -132,7 +131,7 @@ class InternalLookupTest {
     void memberTokenLookupAnswersMemberAndAccount() {
         Team team = accounts.team(Plan.PLUS);
         UUID member = accounts.member(team.accountId(), MemberRole.MEMBER);
-        String token = Db.await(memberTokens.issue(member, Instant.now().plus(Duration.ofHours(1))));
+        String token = memberTokens.issue(member, Instant.now().plus(Duration.ofHours(1)));
         assertThat(token).matches("^mat_[0-9a-f]{64}$");
         Map<String, Object> body = json(memberToken(Secrets.sha256Hex(token)), 200);
         assertThat(body).containsOnly(Map.entry("memberId", member.toString()), Map.entry("accountId", team.accountId().toString()));
@@ -141,7 +140,7 @@ class InternalLookupTest {
     @Test
     void expiredOrUnknownMemberTokenIs404() {
         Team team = accounts.team(Plan.PLUS);
-        String expired = Db.await(memberTokens.issue(team.ownerId(), Instant.now().minusSeconds(1)));
+        String expired = memberTokens.issue(team.ownerId(), Instant.now().minusSeconds(1));
         assertThat(error(memberToken(Secrets.sha256Hex(expired)), 404)).containsEntry("error", "not_found");
         error(memberToken(Secrets.sha256Hex("mat_" + Secrets.randomHex())), 404);
     }

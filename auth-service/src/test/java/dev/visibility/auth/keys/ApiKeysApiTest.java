@@ -32,7 +32,7 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
-import org.springframework.r2dbc.core.DatabaseClient;
+import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.test.web.reactive.server.WebTestClient;
 
 /** The account API's key routes (DESIGN.md, Account API; spec 5.1 to 5.6) against real PostgreSQL and TestKafka. */
@@ -46,7 +46,7 @@ class ApiKeysApiTest {
     @Autowired
     TestAccounts accounts;
     @Autowired
-    DatabaseClient db;
+    JdbcClient db;
 
     private WebTestClient client;
     private Team team;
@@ -104,24 +104,32 @@ class ApiKeysApiTest {
         assertThat(listed.toString()).doesNotContain(key.substring(12)).doesNotContain(Secrets.sha256Hex(key));
     }
 
+    private static String arrayText(java.sql.Array array) {
+        try {
+            return List.of((Object[]) array.getArray()).toString();
+        } catch (java.sql.SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     @Test
     void databaseHoldsOnlyTheHashAndVisiblePrefixOfTheKey() {
         Map<String, Object> created = create("{\"name\": \"hashed\"}");
         String key = (String) created.get("key");
         String secretPart = key.substring("svc_live_".length());
         List<Map<String, Object>> rows = db.sql("SELECT * FROM api_keys WHERE id = :id")
-                .bind("id", UUID.fromString((String) created.get("id")))
-                .fetch().all().collectList().block(Duration.ofSeconds(10));
+                .param("id", UUID.fromString((String) created.get("id")))
+                .query().listOfRows();
         assertThat(rows).hasSize(1);
         Map<String, Object> row = rows.get(0);
         assertThat(row).containsEntry("key_hash", Secrets.sha256Hex(key)).containsEntry("prefix", key.substring(0, 12));
         for (Map.Entry<String, Object> column : row.entrySet()) {
-            String value = column.getValue() instanceof Object[] array ? List.of(array).toString() : String.valueOf(column.getValue());
+            String value = column.getValue() instanceof java.sql.Array array ? arrayText(array) : String.valueOf(column.getValue());
             assertThat(value).as(column.getKey()).doesNotContain(secretPart.substring(3)).doesNotContain(key);
         }
         List<String> payloads = db.sql("SELECT payload FROM outbox WHERE payload LIKE :id")
-                .bind("id", "%" + created.get("id") + "%")
-                .map(r -> r.get("payload", String.class)).all().collectList().block(Duration.ofSeconds(10));
+                .param("id", "%" + created.get("id") + "%")
+                .query(String.class).list();
         assertThat(payloads).isNotEmpty().allSatisfy(payload -> assertThat(payload).doesNotContain(secretPart.substring(3)));
     }
 

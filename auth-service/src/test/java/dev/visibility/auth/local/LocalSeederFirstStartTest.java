@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Optional;
 import java.util.UUID;
 
@@ -16,18 +15,18 @@ import dev.visibility.auth.keys.ApiKeyRepository;
 import dev.visibility.auth.keys.ApiKeyService;
 import dev.visibility.auth.members.MemberTokens;
 import dev.visibility.auth.secrets.Secrets;
-import dev.visibility.platform.outbox.OutboxWriter;
+import dev.visibility.auth.signin.MemberCredentials;
+import dev.visibility.auth.config.JdbcOutbox;
 import dev.visibility.platform.testing.SharedInfrastructure;
-import io.r2dbc.spi.ConnectionFactories;
-import io.r2dbc.spi.ConnectionFactory;
-import io.r2dbc.spi.ConnectionFactoryOptions;
 import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.springframework.r2dbc.connection.R2dbcTransactionManager;
-import org.springframework.r2dbc.core.DatabaseClient;
-import org.springframework.transaction.reactive.TransactionalOperator;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.security.crypto.factory.PasswordEncoderFactories;
+import org.springframework.jdbc.datasource.DriverManagerDataSource;
+import org.springframework.jdbc.support.JdbcTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -40,7 +39,7 @@ class LocalSeederFirstStartTest {
     @TempDir
     Path directory;
 
-    private DatabaseClient db;
+    private JdbcClient db;
     private LocalSeeder seeder;
     private ApiKeyRepository keys;
     private MemberTokens memberTokens;
@@ -53,26 +52,23 @@ class LocalSeederFirstStartTest {
                 .schemas(schema).defaultSchema(schema)
                 .locations("classpath:db/migration", "classpath:db/platform")
                 .load().migrate();
-        ConnectionFactory connections = ConnectionFactories.get(ConnectionFactoryOptions.parse(
-                "r2dbc:postgresql://localhost:" + SharedInfrastructure.postgres().getPort() + "/" + SharedInfrastructure.DATABASE
-                        + "?schema=" + schema)
-                .mutate()
-                .option(ConnectionFactoryOptions.USER, SharedInfrastructure.USER)
-                .option(ConnectionFactoryOptions.PASSWORD, SharedInfrastructure.PASSWORD)
-                .build());
-        db = DatabaseClient.create(connections);
-        TransactionalOperator tx = TransactionalOperator.create(new R2dbcTransactionManager(connections));
+        DriverManagerDataSource dataSource = new DriverManagerDataSource(
+                SharedInfrastructure.jdbcUrl() + (SharedInfrastructure.jdbcUrl().contains("?") ? "&" : "?") + "currentSchema=" + schema,
+                SharedInfrastructure.USER, SharedInfrastructure.PASSWORD);
+        db = JdbcClient.create(dataSource);
+        TransactionTemplate tx = new TransactionTemplate(new JdbcTransactionManager(dataSource));
         JsonMapper mapper = JsonMapper.builder().build();
         AccountRepository accounts = new AccountRepository(db);
         keys = new ApiKeyRepository(db);
         memberTokens = new MemberTokens(db);
-        ApiKeyService service = new ApiKeyService(keys, new MemberAccess(accounts), new OutboxWriter(db, mapper), tx,
+        ApiKeyService service = new ApiKeyService(keys, new MemberAccess(accounts), new JdbcOutbox(db, mapper), tx,
                 new ApiKeyProperties(null));
-        seeder = new LocalSeeder(db, accounts, service, memberTokens, tx, mapper);
+        seeder = new LocalSeeder(db, accounts, service, memberTokens,
+                new MemberCredentials(db, PasswordEncoderFactories.createDelegatingPasswordEncoder()), tx, mapper);
     }
 
     private long count(String table) {
-        return db.sql("SELECT count(*) AS n FROM " + table).map(row -> row.get("n", Long.class)).one().block(Duration.ofSeconds(10));
+        return db.sql("SELECT count(*) FROM " + table).query(Long.class).single();
     }
 
     @Test
@@ -81,9 +77,9 @@ class LocalSeederFirstStartTest {
         Optional<SeedCredentials> seeded = seeder.seedIfEmpty(first);
         assertThat(seeded).isPresent();
         assertThat(Files.readString(first)).contains(seeded.get().apiKey(), seeded.get().adminToken());
-        assertThat(keys.findActiveByHash(Secrets.sha256Hex(seeded.get().apiKey())).block(Duration.ofSeconds(10)))
+        assertThat(keys.findActiveByHash(Secrets.sha256Hex(seeded.get().apiKey())).orElseThrow())
                 .satisfies(key -> assertThat(key.projectId().toString()).isEqualTo(seeded.get().projectId()));
-        assertThat(memberTokens.findActive(Secrets.sha256Hex(seeded.get().adminToken())).block(Duration.ofSeconds(10))).isNotNull();
+        assertThat(memberTokens.findActive(Secrets.sha256Hex(seeded.get().adminToken()))).isPresent();
         assertThat(count("accounts")).isOne();
         assertThat(count("projects")).isEqualTo(2);
         // every key creation is published on auth.keys, seeded ones included: the two all-scopes keys

@@ -17,6 +17,7 @@ import dev.visibility.auth.keys.ApiKeyScopes;
 import dev.visibility.auth.keys.ApiKeyService;
 import dev.visibility.auth.members.MemberTokens;
 import dev.visibility.auth.secrets.Secrets;
+import dev.visibility.auth.signin.MemberCredentials;
 import dev.visibility.platform.testing.Http;
 import dev.visibility.auth.support.TestAccounts;
 import org.junit.jupiter.api.BeforeEach;
@@ -26,13 +27,13 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.http.HttpHeaders;
-import org.springframework.r2dbc.core.DatabaseClient;
+import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.test.web.reactive.server.WebTestClient;
-import org.springframework.transaction.reactive.TransactionalOperator;
+import org.springframework.transaction.support.TransactionTemplate;
 import tools.jackson.databind.ObjectMapper;
 
 /**
- * Local mode seeding (DESIGN.md, local suite): the seed file holds six fields, only its owner may
+ * Local mode seeding (DESIGN.md, local suite): the seed file holds nine fields, only its owner may
  * read it, and the seeded key, other key and admin token work against this service at once.
  * The seeder is driven directly, so that every test class keeps one shared context.
  */
@@ -42,7 +43,7 @@ class LocalSeederTest {
     @LocalServerPort
     int port;
     @Autowired
-    DatabaseClient db;
+    JdbcClient db;
     @Autowired
     AccountRepository accounts;
     @Autowired
@@ -50,7 +51,9 @@ class LocalSeederTest {
     @Autowired
     MemberTokens memberTokens;
     @Autowired
-    TransactionalOperator tx;
+    MemberCredentials memberCredentials;
+    @Autowired
+    TransactionTemplate tx;
     @Autowired
     ObjectMapper mapper;
 
@@ -65,20 +68,27 @@ class LocalSeederTest {
     }
 
     @Test
-    void seedWritesSevenFieldsForItsOwnerOnlyAndTheCredentialsWork() throws Exception {
+    void seedWritesNineFieldsForItsOwnerOnlyAndTheCredentialsWork() throws Exception {
         Path file = directory.resolve("not/yet/there/credentials.json");
-        SeedCredentials seeded = new LocalSeeder(db, accounts, keys, memberTokens, tx, mapper).seed(file);
+        SeedCredentials seeded = new LocalSeeder(db, accounts, keys, memberTokens, memberCredentials, tx, mapper)
+                .memberEmail(UUID.randomUUID() + "@example.com").seed(file);
 
         Map<String, Object> written = Http.parse(Files.readString(file));
         assertThat(written.keySet()).containsExactlyInAnyOrder("accountId", "projectId", "apiKey", "otherProjectId", "otherApiKey",
-                "adminToken", "defaultScopesApiKey");
+                "adminToken", "defaultScopesApiKey", "memberEmail", "memberPassword");
         assertThat(written).containsEntry("apiKey", seeded.apiKey()).containsEntry("adminToken", seeded.adminToken());
         assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file))).isEqualTo("rw-------");
         assertThat(seeded.apiKey()).matches("^svc_live_[0-9a-f]{64}$");
         assertThat(seeded.otherApiKey()).matches("^svc_live_[0-9a-f]{64}$").isNotEqualTo(seeded.apiKey());
         assertThat(seeded.adminToken()).matches("^mat_[0-9a-f]{64}$");
         assertThat(seeded.toString()).doesNotContain(seeded.apiKey(), seeded.otherApiKey(), seeded.adminToken(),
-                seeded.defaultScopesApiKey());
+                seeded.defaultScopesApiKey(), seeded.memberPassword());
+        // issue 20: the owner signs in with this email and password; only a delegating-encoder hash is stored
+        assertThat(written).containsEntry("memberEmail", seeded.memberEmail()).containsEntry("memberPassword", seeded.memberPassword());
+        assertThat(seeded.memberPassword()).hasSizeGreaterThanOrEqualTo(20);
+        String hash = db.sql("SELECT password_hash FROM members WHERE lower(email) = lower(:email)")
+                .param("email", seeded.memberEmail()).query(String.class).single();
+        assertThat(hash).startsWith("{bcrypt}").doesNotContain(seeded.memberPassword());
 
         assertThat(lookup("api-keys", seeded.apiKey())).containsEntry("projectId", seeded.projectId())
                 .containsEntry("accountId", seeded.accountId()).containsEntry("scopes", ApiKeyScopes.ALL)
@@ -109,9 +119,9 @@ class LocalSeederTest {
         UUID project = UUID.randomUUID();
         UUID other = UUID.randomUUID();
         UUID owner = UUID.randomUUID();
-        SeedCredentials seeded = new LocalSeeder(db, accounts, keys, memberTokens, tx, mapper,
+        SeedCredentials seeded = new LocalSeeder(db, accounts, keys, memberTokens, memberCredentials, tx, mapper,
                 new LocalSeedProperties.DemoIds(account.toString(), project.toString(), other.toString(), owner.toString()))
-                .seed(directory.resolve("fixed.json"));
+                .memberEmail(UUID.randomUUID() + "@example.com").seed(directory.resolve("fixed.json"));
         // the owner's id is fixed too: agents-service's demo threads belong to the creator of the demo keys
         assertThat(lookup("api-keys", seeded.apiKey())).containsEntry("createdBy", owner.toString());
         assertThat(seeded.accountId()).isEqualTo(account.toString());

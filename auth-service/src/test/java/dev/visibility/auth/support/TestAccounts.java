@@ -7,11 +7,11 @@ import java.util.UUID;
 import dev.visibility.auth.accounts.AccountRepository;
 import dev.visibility.auth.accounts.MemberRole;
 import dev.visibility.auth.accounts.Plan;
-import dev.visibility.auth.config.Db;
 import dev.visibility.platform.security.Caller;
 import dev.visibility.platform.testing.TestTokens;
+import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
-import org.springframework.transaction.reactive.TransactionalOperator;
+import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Fresh accounts, projects and members for every test (so tests never depend on each other or
@@ -22,10 +22,12 @@ import org.springframework.transaction.reactive.TransactionalOperator;
 public class TestAccounts {
 
     private final AccountRepository accounts;
-    private final TransactionalOperator tx;
+    private final TransactionTemplate tx;
+    private final JdbcClient jdbc;
 
-    public TestAccounts(AccountRepository accounts, TransactionalOperator tx) {
+    public TestAccounts(AccountRepository accounts, TransactionTemplate tx, JdbcClient jdbc) {
         this.accounts = accounts;
+        this.jdbc = jdbc;
         this.tx = tx;
     }
 
@@ -45,24 +47,29 @@ public class TestAccounts {
     }
 
     public UUID account(Plan plan) {
-        return Db.await(accounts.createAccount("Account " + UUID.randomUUID(), plan));
+        return accounts.createAccount("Account " + UUID.randomUUID(), plan);
     }
 
     public UUID project(UUID accountId, String name, String... features) {
-        return Db.await(accounts.createProject(accountId, name, List.of(features)));
+        return accounts.createProject(accountId, name, List.of(features));
     }
 
     public UUID member(UUID accountId, MemberRole role) {
         UUID unique = UUID.randomUUID();
-        return Db.await(accounts.createMember(accountId, unique + "@example.com", "Member " + unique, role));
+        return accounts.createMember(accountId, unique + "@example.com", "Member " + unique, role);
     }
 
     public void grant(UUID projectId, UUID memberId, String... permissions) {
-        Db.await(tx.transactional(accounts.grant(projectId, memberId, List.of(permissions))));
+        tx.executeWithoutResult(status -> accounts.grant(projectId, memberId, List.of(permissions)));
+    }
+
+    /** Gives a member another email (sign-in tests use unique ones). */
+    public void setEmail(UUID memberId, String email) {
+        jdbc.sql("UPDATE members SET email = :email WHERE id = :id").param("email", email).param("id", memberId).update();
     }
 
     public void pause(UUID projectId) {
-        Db.await(accounts.setPaused(projectId, true));
+        accounts.setPaused(projectId, true);
     }
 
     public static String memberBearer(UUID accountId, UUID memberId) {

@@ -53,7 +53,20 @@ public final class RouteTable {
             ApiRoute.of("mcp", "*", "/api/mcp", MCP, ApiRoute.MCP),
             ApiRoute.of("mcp-metadata", "GET", "/.well-known/oauth-protected-resource/api/mcp", MCP, ApiRoute.PUBLIC),
             ApiRoute.of("oauth-metadata", "GET", "/.well-known/oauth-authorization-server/**", AUTH, ApiRoute.PUBLIC),
-            ApiRoute.of("oauth-endpoints", "*", "/oauth2/**", AUTH, ApiRoute.PUBLIC));
+            ApiRoute.of("oauth-endpoints", "*", "/oauth2/**", AUTH, ApiRoute.PUBLIC),
+            // auth-service's browser pages (issue 20): sign-in, sign-out, the dashboard; the consent
+            // page is /oauth2/consent (above)
+            ApiRoute.of("sign-in", "*", "/login", AUTH, ApiRoute.PUBLIC),
+            ApiRoute.of("sign-out", "POST", "/logout", AUTH, ApiRoute.PUBLIC),
+            ApiRoute.of("dashboard", "*", "/dashboard/**", AUTH, ApiRoute.PUBLIC));
+
+    /**
+     * The routes of auth-service's sign-in, authorization server and pages: they keep the browser's
+     * cookies (the session) and get the public origin in {@code X-Forwarded-Proto/Host/Port}, so
+     * that every URL auth-service writes (OAuth metadata, redirects) is the public one.
+     */
+    public static final java.util.Set<String> SIGN_IN_ROUTES = java.util.Set.of("oauth-metadata", "oauth-endpoints",
+            "sign-in", "sign-out", "dashboard");
 
     private RouteTable() {
     }

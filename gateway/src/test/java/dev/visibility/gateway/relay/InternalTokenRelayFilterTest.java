@@ -2,7 +2,9 @@ package dev.visibility.gateway.relay;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.net.URI;
 import java.time.Duration;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -12,6 +14,8 @@ import dev.visibility.platform.security.InternalTokenMinter;
 import dev.visibility.platform.security.InternalTokenProperties;
 import dev.visibility.platform.testing.TestTokens;
 import org.junit.jupiter.api.Test;
+import org.springframework.cloud.gateway.route.Route;
+import org.springframework.cloud.gateway.support.ServerWebExchangeUtils;
 import org.springframework.http.HttpHeaders;
 import org.springframework.mock.http.server.reactive.MockServerHttpRequest;
 import org.springframework.mock.web.server.MockServerWebExchange;
@@ -68,6 +72,54 @@ class InternalTokenRelayFilterTest {
         HttpHeaders forwarded = forward(null);
         assertThat(forwarded.containsHeader(HttpHeaders.AUTHORIZATION)).isFalse();
         assertThat(forwarded.containsHeader(HttpHeaders.COOKIE)).isFalse();
+    }
+
+    /** Issue 20: auth-service's sign-in pages keep the browser's session cookie, and only they do. */
+    @Test
+    void signInRoutesKeepTheCookieAndGetThePublicOriginButNoCredential() {
+        for (String id : List.of("sign-in", "sign-out", "dashboard", "oauth-endpoints", "oauth-metadata")) {
+            MockServerWebExchange exchange = exchange("http://gateway.example:8080/login");
+            exchange.getAttributes().put(ServerWebExchangeUtils.GATEWAY_ROUTE_ATTR, route(id));
+            ServerWebExchange relayed = relay(exchange);
+            HttpHeaders forwarded = relayed.getRequest().getHeaders();
+            assertThat(forwarded.getFirst(HttpHeaders.COOKIE)).as(id).isEqualTo("session=abc");
+            assertThat(forwarded.containsHeader(HttpHeaders.AUTHORIZATION)).as(id).isFalse();
+
+            HttpHeaders proxied = new SignInForwardedHeaders().filter(forwarded, relayed);
+            assertThat(proxied.getFirst("X-Forwarded-Proto")).isEqualTo("http");
+            assertThat(proxied.getFirst("X-Forwarded-Host")).isEqualTo("gateway.example");
+            assertThat(proxied.getFirst("X-Forwarded-Port")).isEqualTo("8080");
+            assertThat(proxied.get("X-Forwarded-Host")).as("what the caller claimed is gone").hasSize(1);
+            assertThat(proxied.containsHeader("X-Forwarded-Prefix")).isFalse();
+        }
+        // an API route of auth-service: no cookie, and no forwarded headers are added
+        MockServerWebExchange api = exchange("http://gateway.example:8080/api/v2/account/projects");
+        api.getAttributes().put(ServerWebExchangeUtils.GATEWAY_ROUTE_ATTR, route("account-api"));
+        ServerWebExchange relayed = relay(api);
+        assertThat(relayed.getRequest().getHeaders().containsHeader(HttpHeaders.COOKIE)).isFalse();
+        HttpHeaders input = new HttpHeaders();
+        input.add("Accept", "application/json");
+        assertThat(new SignInForwardedHeaders().filter(input, relayed).containsHeader("X-Forwarded-Host")).isFalse();
+    }
+
+    private static Route route(String id) {
+        return Route.async().id(id).uri(URI.create("http://127.0.0.1:8081")).predicate(exchange -> true).build();
+    }
+
+    private static MockServerWebExchange exchange(String url) {
+        return MockServerWebExchange.from(MockServerHttpRequest.get(url)
+                .header(HttpHeaders.AUTHORIZATION, "Bearer svc_live_" + "0".repeat(64))
+                .header(HttpHeaders.COOKIE, "session=abc")
+                .header("X-Forwarded-Host", "evil.example"));
+    }
+
+    private ServerWebExchange relay(MockServerWebExchange exchange) {
+        AtomicReference<ServerWebExchange> seen = new AtomicReference<>();
+        filter.filter(exchange, ex -> {
+            seen.set(ex);
+            return Mono.empty();
+        }).block(Duration.ofSeconds(5));
+        return seen.get();
     }
 
     private HttpHeaders forward(EdgePrincipal principal) {
