@@ -66,8 +66,13 @@ public class AuthServiceClient implements CredentialLookups {
         return lookup("/internal/v1/member-tokens/" + sha256Hex, MemberLookup.class);
     }
 
-    private <T> Mono<Optional<T>> lookup(String path, Class<T> type) {
-        return client.get().uri(path)
+    @Override
+    public Mono<Optional<ConnectionLookup>> oauthConnection(String connectionId) {
+        return lookup("/internal/v1/oauth-connections/{id}", ConnectionLookup.class, connectionId);
+    }
+
+    private <T> Mono<Optional<T>> lookup(String path, Class<T> type, Object... variables) {
+        return client.get().uri(path, variables)
                 .header(HttpHeaders.AUTHORIZATION, "Bearer " + gatewayToken())
                 .exchangeToMono(response -> {
                     if (response.statusCode().is2xxSuccessful()) {
@@ -110,5 +115,10 @@ public class AuthServiceClient implements CredentialLookups {
 
     /** {@code GET /internal/v1/member-tokens/{hash}} of auth-service. */
     public record MemberLookup(String memberId, String accountId) {
+    }
+
+    /** {@code GET /internal/v1/oauth-connections/{id}} of auth-service: what the connection may do now. */
+    public record ConnectionLookup(String connectionId, String memberId, String accountId, String projectId,
+            String clientId, java.util.List<String> capabilities) {
     }
 }

@@ -1,11 +1,18 @@
 package dev.visibility.gateway.mcp;
 
+import java.time.Duration;
 import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
+import com.github.benmanes.caffeine.cache.AsyncLoadingCache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+
 import dev.visibility.gateway.EdgeFilterOrder;
+import dev.visibility.gateway.auth.AuthServiceClient;
+import dev.visibility.gateway.auth.CredentialLookups;
 import dev.visibility.gateway.auth.Credentials;
 import dev.visibility.gateway.auth.EdgeAuthProperties;
 import dev.visibility.gateway.auth.EdgePrincipal;
@@ -46,6 +53,11 @@ import reactor.core.publisher.Mono;
  * principal whose scopes are those its approved {@code capabilities} open ({@link #scopesOf}); the
  * rest of the edge (rate limit, relay) treats it like a key. API keys go on to the authentication
  * filter unchanged; other paths never accept OAuth tokens.
+ *
+ * <p>A token of auth-service names its connection ({@code connection_id}); each request asks
+ * auth-service what that connection may do now (answers kept {@link #CONNECTION_TTL}), so a revoked
+ * connection, or a member who lost a permission, is refused (or narrowed) within a second whatever
+ * the token's expiry says (issue 20). auth-service unreachable is a 503, as for keys.
  */
 @Component
 @EnableConfigurationProperties(McpOAuthProperties.class)
@@ -62,16 +74,24 @@ public class McpOAuthWebFilter implements WebFilter, Ordered {
 
     static final int MAX_TOKEN = 8192;
 
+    /** How long an answer about a connection is kept: a revocation is seen within this (and within 1 s). */
+    static final Duration CONNECTION_TTL = Duration.ofMillis(500);
+
     private static final Logger log = LoggerFactory.getLogger(McpOAuthWebFilter.class);
 
     private final NimbusReactiveJwtDecoder decoder;
     private final Credentials credentials;
     private final ReactiveErrorWriter errors;
+    private final AsyncLoadingCache<String, Optional<AuthServiceClient.ConnectionLookup>> connections;
 
     public McpOAuthWebFilter(McpOAuthProperties properties, EdgeAuthProperties edge, ReactiveErrorWriter errors,
-            @Value("${suite.mcp.public-origin:}") String publicOrigin) {
+            CredentialLookups lookups, @Value("${suite.mcp.public-origin:}") String publicOrigin) {
         this.credentials = new Credentials(edge.keyPrefix());
         this.errors = errors;
+        this.connections = Caffeine.newBuilder()
+                .expireAfterWrite(CONNECTION_TTL)
+                .maximumSize(10_000)
+                .buildAsync((id, executor) -> lookups.oauthConnection(id).toFuture());
         this.decoder = properties.enabled() ? decoder(properties, publicOrigin) : null;
     }
 
@@ -121,20 +141,50 @@ public class McpOAuthWebFilter implements WebFilter, Ordered {
             return errors.write(exchange.getResponse(), new Unauthorized());
         }
         return decoder.decode(token)
-                .map(McpOAuthWebFilter::principal)
+                .onErrorResume(failure -> {
+                    // never the token; the reason only (expired, wrong audience, unknown key ...)
+                    log.debug("OAuth access token refused on /api/mcp: {}", failure.toString());
+                    return Mono.empty();
+                })
+                .flatMap(this::principalNow)
                 .map(principal -> {
                     exchange.getAttributes().put(EdgePrincipal.ATTRIBUTE, principal);
                     return true;
                 })
-                .onErrorResume(failure -> {
-                    // never the token; the reason only (expired, wrong audience, unknown key ...)
-                    log.debug("OAuth access token refused on /api/mcp: {}", failure.toString());
-                    return Mono.just(false);
-                })
+                .defaultIfEmpty(false)
                 .flatMap(accepted -> accepted ? chain.filter(exchange) : errors.write(exchange.getResponse(), new Unauthorized()));
     }
 
+    /**
+     * The principal of a verified token as its connection stands now: empty (401) once the connection is
+     * revoked or belongs to another project or client, its capabilities narrowed to those it still has.
+     */
+    private Mono<EdgePrincipal> principalNow(Jwt jwt) {
+        String connectionId = jwt.getClaimAsString("connection_id");
+        if (connectionId == null || connectionId.isBlank()) {
+            return Mono.just(principal(jwt));
+        }
+        if (connectionId.length() > 100) {
+            return Mono.empty();
+        }
+        return Mono.fromFuture(() -> connections.get(connectionId)).flatMap(found -> {
+            if (found.isEmpty() || !found.get().projectId().equals(jwt.getClaimAsString("project_id"))
+                    || !found.get().clientId().equals(clientId(jwt))) {
+                return Mono.empty();
+            }
+            Set<String> approved = capabilities(jwt);
+            approved.retainAll(found.get().capabilities());
+            // the account from auth-service: its tokens do not carry one
+            return Mono.just(principal(jwt, approved, found.get().accountId()));
+        });
+    }
+
     static EdgePrincipal principal(Jwt jwt) {
+        return principal(jwt, capabilities(jwt), jwt.getClaimAsString("account_id"));
+    }
+
+    /** The capabilities the token was approved with (claim {@code capabilities}, a list or a space-separated string). */
+    static Set<String> capabilities(Jwt jwt) {
         Object capabilities = jwt.getClaims().get("capabilities");
         Set<String> approved = new LinkedHashSet<>();
         if (capabilities instanceof Collection<?> list) {
@@ -142,7 +192,10 @@ public class McpOAuthWebFilter implements WebFilter, Ordered {
         } else if (capabilities instanceof String text) {
             approved.addAll(List.of(text.trim().split("\\s+")));
         }
-        String account = jwt.getClaimAsString("account_id");
+        return approved;
+    }
+
+    static EdgePrincipal principal(Jwt jwt, Set<String> approved, String account) {
         String plan = jwt.getClaimAsString("plan");
         return new EdgePrincipal(EdgePrincipal.Kind.OAUTH_CLIENT, clientId(jwt), jwt.getClaimAsString("project_id"),
                 account, scopesOf(approved), Set.of(), plan, true, false, null, jwt.getSubject());

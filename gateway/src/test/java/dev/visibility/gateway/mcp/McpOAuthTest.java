@@ -1,17 +1,20 @@
 package dev.visibility.gateway.mcp;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Date;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
@@ -57,6 +60,8 @@ class McpOAuthTest {
     private static final RSAKey KEY = generate("key-1");
     private static final RSAKey OTHER = generate("key-1");
     private static final AtomicInteger JWKS_FETCHES = new AtomicInteger();
+    /** auth-service's answers about OAuth connections (GET /internal/v1/oauth-connections/{id}), by id. */
+    private static final Map<String, String> CONNECTIONS = new ConcurrentHashMap<>();
     private static final HttpServer JWKS = jwks();
 
     @DynamicPropertySource
@@ -65,6 +70,8 @@ class McpOAuthTest {
         for (String service : RouteTable.SERVICES) {
             registry.add("suite.services." + service, () -> "http://127.0.0.1:" + down);
         }
+        // auth-service's connection lookups are answered by the test's server; every other service is down
+        registry.add("suite.services." + RouteTable.AUTH, () -> "http://127.0.0.1:" + JWKS.getAddress().getPort());
         registry.add("suite.edge.failed-authentications-per-minute", () -> "1000000");
         registry.add("suite.mcp.public-origin", () -> ISSUER);
         registry.add("suite.mcp.oauth.jwk-set-uri", () -> "http://127.0.0.1:" + JWKS.getAddress().getPort() + "/oauth2/jwks");
@@ -149,6 +156,36 @@ class McpOAuthTest {
         assertThat(caller.projectId()).isEqualTo(PROJECT);
     }
 
+    /**
+     * Issue 20: a token names its connection; a revoked connection (auth-service answers 404) is refused
+     * within a second although the token has not expired, and a connection of another project or
+     * client never passes.
+     */
+    @Test
+    void aRevokedConnectionIsRefusedWithinASecond() {
+        CONNECTIONS.put("conn-1", connection("conn-1", PROJECT, "client-1", "read"));
+        String token = token(KEY, c -> c.claim("connection_id", "conn-1"));
+        // authenticated and routed: mcp-service does not run in this test
+        assertThat(mcp(token).getStatus().value()).isEqualTo(503);
+
+        CONNECTIONS.remove("conn-1");
+        long revoked = System.nanoTime();
+        await("the revoked connection refused").atMost(Duration.ofSeconds(1)).pollInterval(Duration.ofMillis(50))
+                .until(() -> mcp(token).getStatus().value() == 401);
+        System.out.printf("revoked connection refused after %d ms%n", (System.nanoTime() - revoked) / 1_000_000);
+
+        CONNECTIONS.put("conn-2", connection("conn-2", "00000000-0000-4000-8000-000000000000", "client-1", "read"));
+        CONNECTIONS.put("conn-3", connection("conn-3", PROJECT, "client-2", "read"));
+        assertThat(mcp(token(KEY, c -> c.claim("connection_id", "conn-2"))).getStatus().value()).as("another project").isEqualTo(401);
+        assertThat(mcp(token(KEY, c -> c.claim("connection_id", "conn-3"))).getStatus().value()).as("another client").isEqualTo(401);
+        assertThat(mcp(token(KEY, c -> c.claim("connection_id", "unknown"))).getStatus().value()).as("unknown").isEqualTo(401);
+    }
+
+    private static String connection(String id, String project, String client, String... capabilities) {
+        return "{\"connectionId\":\"" + id + "\",\"memberId\":\"member-1\",\"accountId\":\"acct-1\",\"projectId\":\""
+                + project + "\",\"clientId\":\"" + client + "\",\"capabilities\":[\"" + String.join("\",\"", capabilities) + "\"]}";
+    }
+
     private EntityExchangeResult<byte[]> mcp(String token) {
         return client.post().uri("/api/mcp")
                 .header(HttpHeaders.AUTHORIZATION, "Bearer " + token)
@@ -208,6 +245,17 @@ class McpOAuthTest {
                 exchange.sendResponseHeaders(200, body.length);
                 try (OutputStream out = exchange.getResponseBody()) {
                     out.write(body);
+                }
+            });
+            server.createContext("/internal/v1/oauth-connections/", exchange -> {
+                String id = exchange.getRequestURI().getPath().substring("/internal/v1/oauth-connections/".length());
+                String found = CONNECTIONS.get(id);
+                byte[] answer = (found != null ? found : "{\"error\":\"not_found\",\"message\":\"No active OAuth connection has this id\",\"status\":404}")
+                        .getBytes(StandardCharsets.UTF_8);
+                exchange.getResponseHeaders().add("Content-Type", "application/json");
+                exchange.sendResponseHeaders(found != null ? 200 : 404, answer.length);
+                try (OutputStream out = exchange.getResponseBody()) {
+                    out.write(answer);
                 }
             });
             server.start();
