@@ -52,7 +52,8 @@ public class MeasurementIngestion {
      * interventions and measurements they touch with one query each (locked), folds the records
      * into them in memory exactly as one record at a time would, and writes the changed rows and the
      * rollup deltas summed per key with one statement (plus one for what-works keys an improvement
-     * left). A record that can never apply is a {@link PoisonRecord}.
+     * left). A record that can never apply fails the batch with a {@link PoisonRecord} naming it: the
+     * platform dead-letters it and hands over the rest of the batch again.
      */
     public Mono<Void> ingestAll(List<OutcomeMeasured> records) {
         if (records.isEmpty()) {
@@ -164,10 +165,10 @@ public class MeasurementIngestion {
             Intervention oldRow = rows.get(m.interventionId());
             if (oldRow != null) {
                 if (!oldRow.projectId().equals(m.projectId())) {
-                    throw new PoisonRecord("interventionId belongs to another project");
+                    throw new PoisonRecord("interventionId belongs to another project", m);
                 }
                 if (!oldRow.intervenedAt().equals(m.intervenedAt())) {
-                    throw new PoisonRecord("intervenedAt differs from the intervention's earlier records");
+                    throw new PoisonRecord("intervenedAt differs from the intervention's earlier records", m);
                 }
             }
             List<Measurement> latest = stored.computeIfAbsent(m.interventionId(), id -> new ArrayList<>());
