@@ -10,10 +10,10 @@
 # outcomes-service/src/test/java/dev/visibility/outcomes/bench/OutcomesBench.java.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-mvn -B -o -q test-compile -pl outcomes-service -am
-mvn -B -o -q dependency:build-classpath -pl outcomes-service -am -Dmdep.includeScope=test \
+# one reactor run: the platform's modules resolve to their target/classes (they are never installed)
+mvn -B -o -q test-compile dependency:build-classpath -pl outcomes-service -am -Dmdep.includeScope=test \
   -Dmdep.outputFile=target/bench-classpath.txt
 # this checkout's platform classes first: the platform jars in ~/.m2 may be of another checkout
 CP="outcomes-service/target/test-classes:outcomes-service/target/classes:platform/core/target/classes"
 CP="$CP:platform/testing/target/classes:$(cat outcomes-service/target/bench-classpath.txt)"
-exec java -Xmx768m -XX:+UseSerialGC -cp "$CP" dev.visibility.outcomes.bench.OutcomesBench "${1:-100000}" "${2:-300}"
+exec java -Xmx768m -XX:+UseSerialGC ${BENCH_JAVA_OPTS:-} -cp "$CP" dev.visibility.outcomes.bench.OutcomesBench "${1:-100000}" "${2:-300}"

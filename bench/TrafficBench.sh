@@ -10,8 +10,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 offline=${MAVEN_OFFLINE:--o}
-mvn -B -q $offline test-compile -pl platform/core,platform/testing,traffic-service -am
-mvn -B -q $offline dependency:build-classpath -pl traffic-service -Dmdep.includeScope=test \
-  -Dmdep.outputFile=target/bench.classpath >/dev/null
+# one reactor run: the platform's modules resolve to their target/classes (they are never installed)
+mvn -B -q $offline test-compile dependency:build-classpath -pl traffic-service -am -Dmdep.includeScope=test \
+  -Dmdep.outputFile=target/bench.classpath
 cp="traffic-service/target/test-classes:traffic-service/target/classes:platform/testing/target/classes:platform/core/target/classes:$(cat traffic-service/target/bench.classpath)"
 exec java -Xmx1g ${BENCH_JAVA_OPTS:-} -cp "$cp" dev.visibility.traffic.bench.TrafficBench "$@"

@@ -1,7 +1,5 @@
 package dev.visibility.outcomes.config;
 
-import java.util.List;
-
 import dev.visibility.outcomes.actions.ActionEventRecord;
 import dev.visibility.outcomes.actions.ActionEvents;
 import dev.visibility.outcomes.ingest.MeasurementIngestion;
@@ -9,7 +7,6 @@ import dev.visibility.platform.consumer.TopicConsumer;
 import dev.visibility.platform.events.OutcomeMeasured;
 import dev.visibility.platform.events.Topics;
 import org.springframework.context.annotation.Bean;
-import reactor.core.publisher.Flux;
 import org.springframework.context.annotation.Configuration;
 
 /**
@@ -23,11 +20,11 @@ class OutcomesConsumers {
 
     @Bean
     TopicConsumer<OutcomeMeasured> measurementsConsumer(MeasurementIngestion ingestion, OutcomesProperties properties) {
-        // a poll's measurements in one transaction (one claim statement, one commit), applied in
-        // order: the measurement jobs publish windows in bulk
-        return TopicConsumer.batch(Topics.OUTCOMES_MEASUREMENTS, OutcomeMeasured.class,
-                        (List<OutcomeMeasured> batch) -> Flux.fromIterable(batch).concatMap(ingestion::ingest).then())
+        // a poll's measurements in one transaction (one claim statement, two reads, one write
+        // statement, one commit), folded in order: the measurement jobs publish windows in bulk
+        return TopicConsumer.batch(Topics.OUTCOMES_MEASUREMENTS, OutcomeMeasured.class, ingestion::ingestAll)
                 .idempotent("outcomes-service.outcomes-measurements")
+                .maxPollRecords(properties.measurementsPollRecords())
                 .timeout(properties.ingestTimeout());
     }
 

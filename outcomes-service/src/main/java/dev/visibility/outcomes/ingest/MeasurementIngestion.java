@@ -6,9 +6,11 @@ import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.UUID;
 
 import dev.visibility.platform.consumer.PoisonRecord;
@@ -20,9 +22,9 @@ import reactor.core.publisher.Mono;
 import tools.jackson.databind.ObjectMapper;
 
 /**
- * Applies one {@code outcomes.measurements} record inside the consumer's transaction (the platform
- * claims its eventId in the same transaction): keeps it when it is the latest measurement of its
- * window, recomputes the intervention's result and flags, and moves the rollups by the difference
+ * Applies a poll of {@code outcomes.measurements} records inside the consumer's transaction (the
+ * platform claims their eventIds in the same transaction). Each record, in order, is kept when it is
+ * the latest measurement of its window, recomputes the intervention's result and flags, and moves the rollups by the difference
  * between what the replaced measurement and intervention contributed and what the new ones do.
  * The rollups therefore always equal a fresh aggregation of the stored rows.
  */
@@ -45,56 +47,32 @@ public class MeasurementIngestion {
         this.mapper = mapper;
     }
 
-    public Mono<String> ingest(OutcomeMeasured m) {
-        return intervention(m.interventionId()).map(Optional::of).defaultIfEmpty(Optional.empty())
-                .flatMap(oldRow -> {
-                    if (oldRow.isPresent()) {
-                        Intervention old = oldRow.get();
-                        if (!old.projectId().equals(m.projectId())) {
-                            return Mono.error(new PoisonRecord("interventionId belongs to another project"));
-                        }
-                        if (!old.intervenedAt().equals(m.intervenedAt())) {
-                            return Mono.error(new PoisonRecord("intervenedAt differs from the intervention's earlier records"));
-                        }
-                    }
-                    return measurements(m.interventionId()).collectList().flatMap(stored -> {
-                        Measurement oldMeasurement = stored.stream().filter(x -> x.windowDays() == m.windowDays()).findFirst()
-                                .orElse(null);
-                        if (oldMeasurement != null && !supersedes(m, oldMeasurement)) {
-                            return Mono.just("older than the stored measurement of its window");
-                        }
-                        return apply(m, oldRow.orElse(null), oldMeasurement, stored).thenReturn("applied");
-                    });
-                });
+    /**
+     * Applies a poll's records (in their order) inside the consumer's transaction: reads the stored
+     * interventions and measurements they touch with one query each (locked), folds the records
+     * into them in memory exactly as one record at a time would, and writes the changed rows and the
+     * rollup deltas summed per key with one statement (plus one for what-works keys an improvement
+     * left). A record that can never apply fails the batch with a {@link PoisonRecord} naming it: the
+     * platform dead-letters it and hands over the rest of the batch again.
+     */
+    public Mono<Void> ingestAll(List<OutcomeMeasured> records) {
+        if (records.isEmpty()) {
+            return Mono.empty();
+        }
+        UUID[] ids = records.stream().map(OutcomeMeasured::interventionId).distinct().toArray(UUID[]::new);
+        return interventions(ids).collectMap(Intervention::interventionId)
+                .flatMap(rows -> measurements(ids).collectMultimap(Measurement::interventionId).map(stored -> {
+                    Changes changes = new Changes(rows, stored);
+                    records.forEach(changes::add);
+                    return changes;
+                }))
+                .flatMap(this::write);
     }
 
     /** Newer measuredAt wins; at the same measuredAt the larger eventId, so that every order ends alike. */
     static boolean supersedes(OutcomeMeasured m, Measurement stored) {
         int byTime = m.measuredAt().compareTo(stored.measuredAt());
         return byTime > 0 || byTime == 0 && m.eventId().compareTo(stored.eventId()) > 0;
-    }
-
-    /**
-     * The measurement, the intervention and the scoreboard, impact and conversion rollups in one
-     * statement (data-modifying CTEs, one round trip); what-works after it when an improvement is involved.
-     */
-    private Mono<Void> apply(OutcomeMeasured m, Intervention oldRow, Measurement oldMeasurement, List<Measurement> stored) {
-        Measurement next = Measurement.of(m);
-        List<Measurement> latest = new ArrayList<>(stored);
-        latest.removeIf(x -> x.windowDays() == m.windowDays());
-        latest.add(next);
-        Flags flags = new Flags(latest.stream().anyMatch(Measurement::inFlight), latest.stream().anyMatch(Measurement::blind),
-                latest.stream().anyMatch(Measurement::unmatchedUrl), latest.stream().anyMatch(Measurement::sensorGap),
-                latest.stream().map(Measurement::measuredAt).max(Instant::compareTo).orElseThrow());
-        Intervention row = nextIntervention(m, oldRow, flags);
-
-        Statement statement = new Statement();
-        statement.part(measurementUpsert(next, statement));
-        statement.part(interventionUpsert(row, statement));
-        scoreboard(oldRow, row, statement);
-        impact(m.projectId(), row.intervenedOn(), oldMeasurement, next, statement);
-        conversions(m.projectId(), oldMeasurement, next, statement);
-        return statement.execute(db).then(whatWorks(oldRow, row));
     }
 
     private Intervention nextIntervention(OutcomeMeasured m, Intervention oldRow, Flags flags) {
@@ -113,14 +91,14 @@ public class MeasurementIngestion {
 
     // ---- reads
 
-    private Mono<Intervention> intervention(UUID interventionId) {
+    private reactor.core.publisher.Flux<Intervention> interventions(UUID[] ids) {
         return db.sql("""
                 SELECT intervention_id, project_id, action_id, channel, action_type, intervened_at, result, in_flight, blind,
                        unmatched_url, sensor_gap, measured_at, impact_score, measured_effect, canonical::text AS canonical
-                FROM interventions WHERE intervention_id = :id FOR UPDATE""")
-                .bind("id", interventionId)
+                FROM interventions WHERE intervention_id = ANY(:ids) ORDER BY intervention_id FOR UPDATE""")
+                .bind("ids", ids)
                 .map(this::interventionRow)
-                .one();
+                .all();
     }
 
     private Intervention interventionRow(Readable row) {
@@ -134,10 +112,10 @@ public class MeasurementIngestion {
                 canonical == null ? null : mapper.readValue(canonical, OutcomeMeasured.class));
     }
 
-    private reactor.core.publisher.Flux<Measurement> measurements(UUID interventionId) {
+    private reactor.core.publisher.Flux<Measurement> measurements(UUID[] ids) {
         return db.sql("""
-                SELECT * FROM measurements WHERE intervention_id = :id FOR UPDATE""")
-                .bind("id", interventionId)
+                SELECT * FROM measurements WHERE intervention_id = ANY(:ids) ORDER BY intervention_id, window_days FOR UPDATE""")
+                .bind("ids", ids)
                 .map(row -> new Measurement(row.get("intervention_id", UUID.class), row.get("window_days", Integer.class),
                         row.get("project_id", UUID.class), row.get("event_id", UUID.class), row.get("measured_at", Instant.class),
                         row.get("in_flight", Boolean.class), row.get("blind", Boolean.class),
@@ -149,52 +127,393 @@ public class MeasurementIngestion {
                 .all();
     }
 
+    // ---- a batch folded in memory
+
+    /** A what-works key's change: the summed delta, the latest availability added, whether an improvement left it. */
+    static final class WhatWorksChange {
+        final double[] delta = new double[WHAT_WORKS.length];
+        Instant availableAt;
+        boolean recompute;
+    }
+
+    /**
+     * The stored rows a batch touches, updated record by record as the one-at-a-time ingestion would,
+     * and what the batch changes: the final intervention and measurement rows, and the rollup deltas
+     * summed per rollup key (so that each rollup row is written once).
+     */
+    final class Changes {
+
+        private final Map<UUID, Intervention> rows;
+        private final Map<UUID, List<Measurement>> stored;
+        final Map<UUID, Intervention> changedRows = new LinkedHashMap<>();
+        final Map<List<Object>, Measurement> changedMeasurements = new LinkedHashMap<>();
+        /** (project, day) */
+        final Map<List<Object>, double[]> scoreboard = new LinkedHashMap<>();
+        /** (project, day, window) */
+        final Map<List<Object>, double[]> impact = new LinkedHashMap<>();
+        /** (project, day the window closed, window) */
+        final Map<List<Object>, double[]> conversions = new LinkedHashMap<>();
+        final Map<WhatWorksKey, WhatWorksChange> whatWorks = new LinkedHashMap<>();
+
+        Changes(Map<UUID, Intervention> rows, Map<UUID, ? extends java.util.Collection<Measurement>> stored) {
+            this.rows = new HashMap<>(rows);
+            this.stored = new HashMap<>();
+            stored.forEach((id, list) -> this.stored.put(id, new ArrayList<>(list)));
+        }
+
+        void add(OutcomeMeasured m) {
+            Intervention oldRow = rows.get(m.interventionId());
+            if (oldRow != null) {
+                if (!oldRow.projectId().equals(m.projectId())) {
+                    throw new PoisonRecord("interventionId belongs to another project", m);
+                }
+                if (!oldRow.intervenedAt().equals(m.intervenedAt())) {
+                    throw new PoisonRecord("intervenedAt differs from the intervention's earlier records", m);
+                }
+            }
+            List<Measurement> latest = stored.computeIfAbsent(m.interventionId(), id -> new ArrayList<>());
+            Measurement oldMeasurement = latest.stream().filter(x -> x.windowDays() == m.windowDays()).findFirst().orElse(null);
+            if (oldMeasurement != null && !supersedes(m, oldMeasurement)) {
+                return; // older than the stored measurement of its window
+            }
+            Measurement next = Measurement.of(m);
+            latest.removeIf(x -> x.windowDays() == m.windowDays());
+            latest.add(next);
+            Flags flags = new Flags(latest.stream().anyMatch(Measurement::inFlight), latest.stream().anyMatch(Measurement::blind),
+                    latest.stream().anyMatch(Measurement::unmatchedUrl), latest.stream().anyMatch(Measurement::sensorGap),
+                    latest.stream().map(Measurement::measuredAt).max(Instant::compareTo).orElseThrow());
+            Intervention row = nextIntervention(m, oldRow, flags);
+            rows.put(row.interventionId(), row);
+            changedRows.put(row.interventionId(), row);
+            changedMeasurements.put(List.of(next.interventionId(), next.windowDays()), next);
+
+            sum(scoreboard, List.of(row.projectId(), row.intervenedOn()),
+                    minus(scoreboard(row), oldRow == null ? null : scoreboard(oldRow)));
+            sum(impact, List.of(m.projectId(), row.intervenedOn(), next.windowDays()),
+                    minus(impact(next), oldMeasurement == null ? null : impact(oldMeasurement)));
+            if (oldMeasurement != null && oldMeasurement.countsConversions()) {
+                sum(conversions, List.of(m.projectId(), oldMeasurement.windowEndOn(), oldMeasurement.windowDays()),
+                        new double[] {-1, -oldMeasurement.convDelta()});
+            }
+            if (next.countsConversions()) {
+                sum(conversions, List.of(m.projectId(), next.windowEndOn(), next.windowDays()),
+                        new double[] {1, next.convDelta()});
+            }
+            whatWorks(oldRow, row);
+        }
+
+        private void whatWorks(Intervention oldRow, Intervention row) {
+            WhatWorksKey oldKey = oldRow == null ? null : WhatWorksKey.of(oldRow);
+            WhatWorksKey newKey = WhatWorksKey.of(row);
+            if (oldKey != null && oldKey.equals(newKey)) {
+                double[] delta = minus(MeasurementIngestion.whatWorks(row), MeasurementIngestion.whatWorks(oldRow));
+                whatWorksChange(newKey, delta, Assessment.IMPROVED.equals(row.result()) ? row.resultAvailableAt() : null,
+                        delta[0] < 0);
+                return;
+            }
+            if (oldKey != null && Assessment.IMPROVED.equals(oldRow.result())) {
+                whatWorksChange(oldKey, negate(MeasurementIngestion.whatWorks(oldRow)), null, true);
+            }
+            if (Assessment.IMPROVED.equals(row.result())) {
+                whatWorksChange(newKey, MeasurementIngestion.whatWorks(row), row.resultAvailableAt(), false);
+            }
+        }
+
+        private void whatWorksChange(WhatWorksKey key, double[] delta, Instant availableAt, boolean recomputeLatest) {
+            if (isZero(delta) && availableAt == null) {
+                return;
+            }
+            WhatWorksChange change = whatWorks.computeIfAbsent(key, k -> new WhatWorksChange());
+            for (int i = 0; i < delta.length; i++) {
+                change.delta[i] += delta[i];
+            }
+            if (availableAt != null && (change.availableAt == null || availableAt.isAfter(change.availableAt))) {
+                change.availableAt = availableAt;
+            }
+            change.recompute |= recomputeLatest;
+        }
+
+        private static void sum(Map<List<Object>, double[]> rollup, List<Object> key, double[] delta) {
+            double[] total = rollup.computeIfAbsent(key, k -> new double[delta.length]);
+            for (int i = 0; i < delta.length; i++) {
+                total[i] += delta[i];
+            }
+        }
+    }
+
     // ---- writes
 
-    private static String measurementUpsert(Measurement m, Statement st) {
-        return """
+    /**
+     * The batch's rows and rollup deltas with one statement of data-modifying CTEs over unnested
+     * arrays (one row per key); then, for what-works keys an improvement left, their latest
+     * availability recomputed from the interventions as now written.
+     */
+    private Mono<Void> write(Changes changes) {
+        Parts parts = new Parts();
+        measurements(changes.changedMeasurements.values(), parts);
+        interventions(changes.changedRows.values(), parts);
+        rollup(parts, "scoreboard_daily", new String[] {"project_id", "day"}, SCOREBOARD,
+                c -> c < INTEGER_COLUMNS_SCOREBOARD, changes.scoreboard);
+        rollup(parts, "impact_daily", new String[] {"project_id", "day", "window_days"}, IMPACT,
+                c -> isCount(IMPACT[c]), changes.impact);
+        rollup(parts, "conversions_daily", new String[] {"project_id", "day", "window_days"}, CONVERSIONS,
+                c -> isCount(CONVERSIONS[c]), changes.conversions);
+        whatWorks(changes.whatWorks, parts);
+        List<WhatWorksKey> recompute = changes.whatWorks.entrySet().stream().filter(e -> e.getValue().recompute)
+                .map(Map.Entry::getKey).toList();
+        return parts.execute(db).then(recompute.isEmpty() ? Mono.empty() : recomputeLatest(recompute));
+    }
+
+    private static void measurements(java.util.Collection<Measurement> rows, Parts parts) {
+        if (rows.isEmpty()) {
+            return;
+        }
+        Columns c = new Columns(rows.size());
+        for (Measurement m : rows) {
+            c.add("iid", m.interventionId()).add("win", m.windowDays()).add("pid", m.projectId()).add("eid", m.eventId())
+                    .add("mat", m.measuredAt().toString()).add("inf", m.inFlight()).add("bli", m.blind())
+                    .add("unm", m.unmatchedUrl()).add("sen", m.sensorGap()).add("weo", (int) m.windowEndOn().toEpochDay())
+                    .add("cm", m.citMeasured()).add("cd", m.citDelta()).add("pd", m.presenceDelta())
+                    .add("am", m.afMeasured()).add("ad", m.afDelta()).add("cc", m.convCovered()).add("cv", m.convDelta());
+        }
+        parts.add("""
                 INSERT INTO measurements (intervention_id, window_days, project_id, event_id, measured_at, in_flight, blind,
                     unmatched_url, sensor_gap, window_end_on, cit_measured, cit_delta, presence_delta, af_measured, af_delta,
                     conv_covered, conv_delta)
-                VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)
+                SELECT iid, win, pid, eid, mat::timestamptz, inf, bli, unm, sen, DATE '1970-01-01' + weo, cm, cd, pd, am, ad, cc, cv
+                FROM unnest(%s) AS x(iid, win, pid, eid, mat, inf, bli, unm, sen, weo, cm, cd, pd, am, ad, cc, cv)
                 ON CONFLICT (intervention_id, window_days) DO UPDATE SET event_id = EXCLUDED.event_id,
                     measured_at = EXCLUDED.measured_at, in_flight = EXCLUDED.in_flight, blind = EXCLUDED.blind,
                     unmatched_url = EXCLUDED.unmatched_url, sensor_gap = EXCLUDED.sensor_gap,
                     window_end_on = EXCLUDED.window_end_on, cit_measured = EXCLUDED.cit_measured,
                     cit_delta = EXCLUDED.cit_delta, presence_delta = EXCLUDED.presence_delta,
                     af_measured = EXCLUDED.af_measured, af_delta = EXCLUDED.af_delta,
-                    conv_covered = EXCLUDED.conv_covered, conv_delta = EXCLUDED.conv_delta""".formatted(
-                st.bind(m.interventionId()), st.bind(m.windowDays()), st.bind(m.projectId()), st.bind(m.eventId()),
-                st.bind(m.measuredAt()), st.bind(m.inFlight()), st.bind(m.blind()), st.bind(m.unmatchedUrl()),
-                st.bind(m.sensorGap()), st.bind(m.windowEndOn()), st.bind(m.citMeasured()), st.bind(m.citDelta()),
-                st.bind(m.presenceDelta()), st.bind(m.afMeasured()), st.bind(m.afDelta()), st.bind(m.convCovered()),
-                st.bind(m.convDelta()));
+                    conv_covered = EXCLUDED.conv_covered, conv_delta = EXCLUDED.conv_delta""", c,
+                "uuid", "int", "uuid", "uuid", "text", "boolean", "boolean", "boolean", "boolean", "int", "boolean",
+                "float8", "float8", "boolean", "float8", "boolean", "float8");
     }
 
-    private String interventionUpsert(Intervention i, Statement st) {
-        return """
+    private void interventions(java.util.Collection<Intervention> rows, Parts parts) {
+        if (rows.isEmpty()) {
+            return;
+        }
+        Columns c = new Columns(rows.size());
+        for (Intervention i : rows) {
+            c.add("iid", i.interventionId()).add("pid", i.projectId()).add("aid", i.actionId()).add("ch", i.channel())
+                    .add("aty", i.actionType()).add("iat", i.intervenedAt().toString())
+                    .add("ion", (int) i.intervenedOn().toEpochDay()).add("res", i.result()).add("inf", i.inFlight())
+                    .add("bli", i.blind()).add("unm", i.unmatchedUrl()).add("sen", i.sensorGap())
+                    .add("mat", i.measuredAt().toString()).add("isc", i.impactScore()).add("eff", i.measuredEffect())
+                    .add("can", i.canonical() == null ? null : mapper.writeValueAsString(i.canonical()));
+        }
+        parts.add("""
                 INSERT INTO interventions (intervention_id, project_id, action_id, channel, action_type, intervened_at,
                     intervened_on, result, in_flight, blind, unmatched_url, sensor_gap, measured_at, impact_score,
                     measured_effect, canonical)
-                VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, CAST(%s AS jsonb))
+                SELECT iid, pid, aid, ch, aty, iat::timestamptz, DATE '1970-01-01' + ion, res, inf, bli, unm, sen,
+                       mat::timestamptz, isc, eff, can::jsonb
+                FROM unnest(%s) AS x(iid, pid, aid, ch, aty, iat, ion, res, inf, bli, unm, sen, mat, isc, eff, can)
                 ON CONFLICT (intervention_id) DO UPDATE SET action_id = EXCLUDED.action_id, channel = EXCLUDED.channel,
                     action_type = EXCLUDED.action_type, result = EXCLUDED.result, in_flight = EXCLUDED.in_flight,
                     blind = EXCLUDED.blind, unmatched_url = EXCLUDED.unmatched_url, sensor_gap = EXCLUDED.sensor_gap,
                     measured_at = EXCLUDED.measured_at, impact_score = EXCLUDED.impact_score,
-                    measured_effect = EXCLUDED.measured_effect, canonical = EXCLUDED.canonical""".formatted(
-                st.bind(i.interventionId()), st.bind(i.projectId()), st.bind(i.actionId()), st.bind(i.channel()),
-                st.bindNullable(i.actionType(), String.class), st.bind(i.intervenedAt()), st.bind(i.intervenedOn()),
-                st.bind(i.result()), st.bind(i.inFlight()), st.bind(i.blind()), st.bind(i.unmatchedUrl()),
-                st.bind(i.sensorGap()), st.bind(i.measuredAt()), st.bindNullable(i.impactScore(), Double.class),
-                st.bindNullable(i.measuredEffect(), Double.class),
-                st.bindNullable(i.canonical() == null ? null : mapper.writeValueAsString(i.canonical()), String.class));
+                    measured_effect = EXCLUDED.measured_effect, canonical = EXCLUDED.canonical""", c,
+                "uuid", "uuid", "uuid", "text", "text", "text", "int", "text", "boolean", "boolean", "boolean", "boolean",
+                "text", "float8", "float8", "text");
     }
 
-    private static void scoreboard(Intervention oldRow, Intervention row, Statement st) {
-        double[] delta = minus(scoreboard(row), oldRow == null ? null : scoreboard(oldRow));
-        st.part(add("scoreboard_daily", SCOREBOARD, INTEGER_COLUMNS_SCOREBOARD, "project_id, day",
-                new Object[] {row.projectId(), row.intervenedOn()}, delta, st));
+    /**
+     * The upsert that adds each key's delta to its rollup row (created at zero when missing); keys
+     * whose delta is zero are left out. Keys are (project_id uuid, day date[, window_days int]);
+     * columns for which {@code integer} holds bind as integers.
+     */
+    private static void rollup(Parts parts, String table, String[] keyColumns, String[] columns,
+            java.util.function.IntPredicate integer, Map<List<Object>, double[]> deltas) {
+        Columns c = new Columns(deltas.size());
+        deltas.forEach((key, delta) -> {
+            if (isZero(delta)) {
+                return;
+            }
+            c.add("k0", (UUID) key.get(0)).add("k1", (int) ((LocalDate) key.get(1)).toEpochDay());
+            if (key.size() > 2) {
+                c.add("k2", (Integer) key.get(2));
+            }
+            for (int i = 0; i < columns.length; i++) {
+                if (integer.test(i)) {
+                    c.add("v" + i, (int) Math.round(delta[i]));
+                } else {
+                    c.add("v" + i, delta[i]);
+                }
+            }
+        });
+        if (c.rows() == 0) {
+            return;
+        }
+        List<String> types = new ArrayList<>(List.of("uuid", "int"));
+        StringBuilder names = new StringBuilder("k0, k1");
+        StringBuilder select = new StringBuilder("k0, DATE '1970-01-01' + k1");
+        if (keyColumns.length > 2) {
+            types.add("int");
+            names.append(", k2");
+            select.append(", k2");
+        }
+        StringBuilder set = new StringBuilder();
+        for (int i = 0; i < columns.length; i++) {
+            types.add(integer.test(i) ? "int" : "float8");
+            names.append(", v").append(i);
+            select.append(", v").append(i);
+            set.append(i == 0 ? "" : ", ").append(columns[i]).append(" = ").append(table).append('.').append(columns[i])
+                    .append(" + EXCLUDED.").append(columns[i]);
+        }
+        String keys = String.join(", ", keyColumns);
+        parts.add("INSERT INTO " + table + " (" + keys + ", " + String.join(", ", columns) + ") SELECT " + select
+                + " FROM unnest(%s) AS x(" + names + ") ON CONFLICT (" + keys + ") DO UPDATE SET " + set, c,
+                types.toArray(String[]::new));
     }
+
+    private static void whatWorks(Map<WhatWorksKey, WhatWorksChange> changes, Parts parts) {
+        if (changes.isEmpty()) {
+            return;
+        }
+        Columns c = new Columns(changes.size());
+        changes.forEach((key, change) -> c.add("pid", key.projectId()).add("day", (int) key.day().toEpochDay())
+                .add("ch", key.channel()).add("aty", key.actionType()).add("imp", (int) Math.round(change.delta[0]))
+                .add("isum", change.delta[1]).add("esum", change.delta[2])
+                .add("lat", change.availableAt == null ? null : change.availableAt.toString()));
+        parts.add("""
+                INSERT INTO what_works_daily (project_id, day, channel, action_type, improved, impact_sum, effect_sum,
+                    last_available_at)
+                SELECT pid, DATE '1970-01-01' + day, ch, aty, imp, isum, esum, lat::timestamptz
+                FROM unnest(%s) AS x(pid, day, ch, aty, imp, isum, esum, lat)
+                ON CONFLICT (project_id, day, channel, action_type) DO UPDATE SET
+                    improved = what_works_daily.improved + EXCLUDED.improved,
+                    impact_sum = what_works_daily.impact_sum + EXCLUDED.impact_sum,
+                    effect_sum = what_works_daily.effect_sum + EXCLUDED.effect_sum,
+                    last_available_at = GREATEST(what_works_daily.last_available_at, EXCLUDED.last_available_at)""", c,
+                "uuid", "int", "text", "text", "int", "float8", "float8", "text");
+    }
+
+    /** An improvement left these keys: their latest availability is that of the improvements still in them. */
+    private Mono<Void> recomputeLatest(List<WhatWorksKey> keys) {
+        Columns c = new Columns(keys.size());
+        keys.forEach(key -> c.add("pid", key.projectId()).add("day", (int) key.day().toEpochDay()).add("ch", key.channel())
+                .add("aty", key.actionType()));
+        Parts parts = new Parts();
+        parts.add("""
+                UPDATE what_works_daily w SET last_available_at = (
+                    SELECT max(i.intervened_at) + interval '14 days' FROM interventions i
+                    WHERE i.project_id = w.project_id AND i.channel = w.channel AND coalesce(i.action_type, '') = w.action_type
+                      AND i.result = 'improved'
+                      AND i.intervened_at >= (CAST(w.day AS timestamp) AT TIME ZONE 'UTC') - interval '14 days'
+                      AND i.intervened_at < (CAST(w.day AS timestamp) AT TIME ZONE 'UTC') - interval '13 days')
+                FROM unnest(%s) AS x(pid, day, ch, aty)
+                WHERE w.project_id = x.pid AND w.day = DATE '1970-01-01' + x.day AND w.channel = x.ch
+                  AND w.action_type = x.aty""", c, "uuid", "int", "text", "text");
+        return parts.execute(db);
+    }
+
+    /** Column arrays of an unnest, filled row by row (each {@code add} appends to the named column). */
+    static final class Columns {
+
+        private final int capacity;
+        private final Map<String, List<Object>> columns = new LinkedHashMap<>();
+        private final Map<String, Class<?>> types = new HashMap<>();
+
+        Columns(int capacity) {
+            this.capacity = capacity;
+        }
+
+        private Columns add(String column, Object value) {
+            columns.computeIfAbsent(column, k -> new ArrayList<>(capacity)).add(value);
+            return this;
+        }
+
+        Columns add(String column, UUID value) {
+            types.putIfAbsent(column, UUID.class);
+            return add(column, (Object) value);
+        }
+
+        Columns add(String column, String value) {
+            types.putIfAbsent(column, String.class);
+            return add(column, (Object) value);
+        }
+
+        Columns add(String column, Integer value) {
+            types.putIfAbsent(column, Integer.class);
+            return add(column, (Object) value);
+        }
+
+        Columns add(String column, Double value) {
+            types.putIfAbsent(column, Double.class);
+            return add(column, (Object) value);
+        }
+
+        Columns add(String column, Boolean value) {
+            types.putIfAbsent(column, Boolean.class);
+            return add(column, (Object) value);
+        }
+
+        int rows() {
+            return columns.isEmpty() ? 0 : columns.values().iterator().next().size();
+        }
+
+        /** The columns in the order they were first added, as typed arrays. */
+        List<Object> arrays() {
+            List<Object> arrays = new ArrayList<>();
+            columns.forEach((name, values) -> {
+                Object array = java.lang.reflect.Array.newInstance(types.get(name), values.size());
+                for (int i = 0; i < values.size(); i++) {
+                    java.lang.reflect.Array.set(array, i, values.get(i));
+                }
+                arrays.add(array);
+            });
+            return arrays;
+        }
+    }
+
+    /** Several writes as one statement of data-modifying CTEs, with numbered bind markers. */
+    static final class Parts {
+
+        private final List<String> parts = new ArrayList<>();
+        private final List<Object> values = new ArrayList<>();
+
+        /** {@code sql} with {@code %s} where the unnest's arguments go: the columns' arrays cast to {@code types}. */
+        void add(String sql, Columns columns, String... types) {
+            List<Object> arrays = columns.arrays();
+            if (arrays.size() != types.length) {
+                throw new IllegalStateException("Columns and types differ: " + arrays.size() + " and " + types.length);
+            }
+            StringBuilder args = new StringBuilder();
+            for (int i = 0; i < arrays.size(); i++) {
+                values.add(arrays.get(i));
+                args.append(i == 0 ? "" : ", ").append('$').append(values.size()).append("::").append(types[i]).append("[]");
+            }
+            parts.add(sql.formatted(args));
+        }
+
+        Mono<Void> execute(DatabaseClient db) {
+            if (parts.isEmpty()) {
+                return Mono.empty();
+            }
+            StringBuilder sql = new StringBuilder();
+            if (parts.size() == 1) {
+                sql.append(parts.get(0));
+            } else {
+                sql.append("WITH ");
+                for (int i = 0; i < parts.size() - 1; i++) {
+                    sql.append(i == 0 ? "" : ", ").append("w").append(i).append(" AS (").append(parts.get(i)).append(")");
+                }
+                sql.append(' ').append(parts.get(parts.size() - 1));
+            }
+            DatabaseClient.GenericExecuteSpec spec = db.sql(sql.toString());
+            for (int i = 0; i < values.size(); i++) {
+                spec = spec.bind(i, values.get(i));
+            }
+            return spec.then();
+        }
+    }
+
+    // ---- what a row contributes to the rollups
 
     static double[] scoreboard(Intervention i) {
         double[] v = new double[SCOREBOARD.length];
@@ -210,21 +529,6 @@ public class MeasurementIngestion {
         return v;
     }
 
-    private Mono<Void> whatWorks(Intervention oldRow, Intervention row) {
-        WhatWorksKey oldKey = oldRow == null ? null : WhatWorksKey.of(oldRow);
-        WhatWorksKey newKey = WhatWorksKey.of(row);
-        if (oldKey != null && oldKey.equals(newKey)) {
-            double[] delta = minus(whatWorks(row), whatWorks(oldRow));
-            return addWhatWorks(newKey, delta, Assessment.IMPROVED.equals(row.result()) ? row.resultAvailableAt() : null,
-                    delta[0] < 0);
-        }
-        Mono<Void> remove = oldKey == null || !Assessment.IMPROVED.equals(oldRow.result()) ? Mono.empty()
-                : addWhatWorks(oldKey, negate(whatWorks(oldRow)), null, true);
-        Mono<Void> add = !Assessment.IMPROVED.equals(row.result()) ? Mono.empty()
-                : addWhatWorks(newKey, whatWorks(row), row.resultAvailableAt(), false);
-        return remove.then(add);
-    }
-
     static double[] whatWorks(Intervention i) {
         if (!Assessment.IMPROVED.equals(i.result())) {
             return new double[WHAT_WORKS.length];
@@ -232,139 +536,11 @@ public class MeasurementIngestion {
         return new double[] {1, i.impactScore(), i.measuredEffect()};
     }
 
-    private Mono<Void> addWhatWorks(WhatWorksKey key, double[] delta, Instant availableAt, boolean recomputeLatest) {
-        if (isZero(delta) && availableAt == null) {
-            return Mono.empty();
-        }
-        DatabaseClient.GenericExecuteSpec spec = db.sql("""
-                INSERT INTO what_works_daily (project_id, day, channel, action_type, improved, impact_sum, effect_sum,
-                    last_available_at)
-                VALUES (:project, :day, :channel, :type, :improved, :impact, :effect, :latest)
-                ON CONFLICT (project_id, day, channel, action_type) DO UPDATE SET
-                    improved = what_works_daily.improved + EXCLUDED.improved,
-                    impact_sum = what_works_daily.impact_sum + EXCLUDED.impact_sum,
-                    effect_sum = what_works_daily.effect_sum + EXCLUDED.effect_sum,
-                    last_available_at = GREATEST(what_works_daily.last_available_at, EXCLUDED.last_available_at)""")
-                .bind("project", key.projectId()).bind("day", key.day()).bind("channel", key.channel())
-                .bind("type", key.actionType()).bind("improved", (int) delta[0]).bind("impact", delta[1])
-                .bind("effect", delta[2]);
-        spec = availableAt == null ? spec.bindNull("latest", Instant.class) : spec.bind("latest", availableAt);
-        Mono<Void> upsert = spec.then();
-        if (!recomputeLatest) {
-            return upsert;
-        }
-        // an improvement left this key: its latest availability is that of the improvements still in it
-        return upsert.then(db.sql("""
-                UPDATE what_works_daily w SET last_available_at = (
-                    SELECT max(i.intervened_at) + interval '14 days' FROM interventions i
-                    WHERE i.project_id = w.project_id AND i.channel = w.channel AND coalesce(i.action_type, '') = w.action_type
-                      AND i.result = 'improved'
-                      AND i.intervened_at >= (CAST(w.day AS timestamp) AT TIME ZONE 'UTC') - interval '14 days'
-                      AND i.intervened_at < (CAST(w.day AS timestamp) AT TIME ZONE 'UTC') - interval '13 days')
-                WHERE project_id = :project AND day = :day AND channel = :channel AND action_type = :type""")
-                .bind("project", key.projectId()).bind("day", key.day()).bind("channel", key.channel())
-                .bind("type", key.actionType()).then());
-    }
-
-    private static void impact(UUID project, LocalDate day, Measurement oldMeasurement, Measurement next, Statement st) {
-        double[] delta = minus(impact(next), oldMeasurement == null ? null : impact(oldMeasurement));
-        st.part(add("impact_daily", IMPACT, -1, "project_id, day, window_days",
-                new Object[] {project, day, next.windowDays()}, delta, st));
-    }
-
     static double[] impact(Measurement m) {
         if (m.inFlight()) {
             return new double[] {1, 0, 0, 0, 0, 0};
         }
         return new double[] {0, m.citMeasured() ? 1 : 0, m.citDelta(), m.presenceDelta(), m.afMeasured() ? 1 : 0, m.afDelta()};
-    }
-
-    private static void conversions(UUID project, Measurement oldMeasurement, Measurement next, Statement st) {
-        boolean remove = oldMeasurement != null && oldMeasurement.countsConversions();
-        boolean add = next.countsConversions();
-        if (remove && add && oldMeasurement.windowEndOn().equals(next.windowEndOn())) {
-            // one row: one delta (two changes of the same row in one statement are not allowed)
-            st.part(add("conversions_daily", CONVERSIONS, -1, "project_id, day, window_days",
-                    new Object[] {project, next.windowEndOn(), next.windowDays()},
-                    new double[] {0, next.convDelta() - oldMeasurement.convDelta()}, st));
-            return;
-        }
-        if (remove) {
-            st.part(add("conversions_daily", CONVERSIONS, -1, "project_id, day, window_days",
-                    new Object[] {project, oldMeasurement.windowEndOn(), oldMeasurement.windowDays()},
-                    new double[] {-1, -oldMeasurement.convDelta()}, st));
-        }
-        if (add) {
-            st.part(add("conversions_daily", CONVERSIONS, -1, "project_id, day, window_days",
-                    new Object[] {project, next.windowEndOn(), next.windowDays()}, new double[] {1, next.convDelta()}, st));
-        }
-    }
-
-    /**
-     * The upsert that adds {@code delta} to the rollup row of {@code key} (created at zero when
-     * missing), or null when the delta is zero. The first {@code integerColumns} columns (with -1:
-     * those named like counts) bind as integers.
-     */
-    private static String add(String table, String[] columns, int integerColumns, String keyColumns, Object[] key,
-            double[] delta, Statement st) {
-        if (isZero(delta)) {
-            return null;
-        }
-        StringBuilder sql = new StringBuilder("INSERT INTO ").append(table).append(" (").append(keyColumns);
-        for (String c : columns) {
-            sql.append(", ").append(c);
-        }
-        sql.append(") VALUES (");
-        for (int k = 0; k < key.length; k++) {
-            sql.append(k == 0 ? "" : ", ").append(st.bind(key[k]));
-        }
-        for (int c = 0; c < columns.length; c++) {
-            boolean integer = integerColumns >= 0 ? c < integerColumns : isCount(columns[c]);
-            sql.append(", ").append(integer ? st.bind((int) Math.round(delta[c])) : st.bind(delta[c]));
-        }
-        sql.append(") ON CONFLICT (").append(keyColumns).append(") DO UPDATE SET ");
-        for (int c = 0; c < columns.length; c++) {
-            sql.append(c == 0 ? "" : ", ").append(columns[c]).append(" = ").append(table).append('.').append(columns[c])
-                    .append(" + EXCLUDED.").append(columns[c]);
-        }
-        return sql.toString();
-    }
-
-    /** Several writes as one statement of data-modifying CTEs, with numbered bind markers. */
-    static final class Statement {
-
-        private final List<String> parts = new ArrayList<>();
-        private final List<Object> values = new ArrayList<>();
-
-        String bind(Object value) {
-            values.add(value);
-            return "$" + values.size();
-        }
-
-        String bindNullable(Object value, Class<?> type) {
-            values.add(value == null ? type : value);
-            return "$" + values.size();
-        }
-
-        void part(String sql) {
-            if (sql != null) {
-                parts.add(sql);
-            }
-        }
-
-        Mono<Void> execute(DatabaseClient db) {
-            StringBuilder sql = new StringBuilder("WITH ");
-            for (int i = 0; i < parts.size(); i++) {
-                sql.append(i == 0 ? "" : ", ").append("w").append(i).append(" AS (").append(parts.get(i)).append(" RETURNING 1)");
-            }
-            sql.append(" SELECT 1");
-            DatabaseClient.GenericExecuteSpec spec = db.sql(sql.toString());
-            for (int i = 0; i < values.size(); i++) {
-                Object v = values.get(i);
-                spec = v instanceof Class<?> type ? spec.bindNull(i, type) : spec.bind(i, v);
-            }
-            return spec.then();
-        }
     }
 
     private static boolean isCount(String column) {

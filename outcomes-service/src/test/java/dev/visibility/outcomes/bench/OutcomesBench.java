@@ -22,6 +22,7 @@ import dev.visibility.outcomes.support.Measurement;
 import dev.visibility.platform.events.OutcomeMeasured;
 import dev.visibility.platform.events.Topics;
 import dev.visibility.platform.security.Caller;
+import dev.visibility.platform.testing.BenchCpu;
 import dev.visibility.platform.testing.SharedInfrastructure;
 import dev.visibility.platform.testing.TestTokens;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -79,6 +80,7 @@ public final class OutcomesBench {
             values.add(mapper.writeValueAsString(m.build()));
         }
         long started = System.nanoTime();
+        double cpuStarted = BenchCpu.seconds();
         publish(project.toString(), values);
         long published = System.nanoTime();
         long applied = 0;
@@ -88,8 +90,13 @@ public final class OutcomesBench {
                     .map(row -> ((Number) row.get(0)).longValue()).one().block();
         }
         double seconds = (System.nanoTime() - started) / 1e9;
+        double jvmCpu = BenchCpu.jvmSeconds();
+        double cpu = BenchCpu.seconds() - cpuStarted;
         System.out.printf("ingestion: %,d records applied in %.1f s (published in %.1f s): %,.0f records/s (target >= 5,000/s)%n",
                 interventions, seconds, (published - started) / 1e9, interventions / seconds);
+        System.out.printf("ingestion CPU: %.1f s (this JVM, broker and producer included, and PostgreSQL's processes): "
+                + "%.2f ms per record, %,.0f records per CPU-second (PostgreSQL alone: %.1f s so far)%n", cpu,
+                cpu * 1000 / interventions, interventions / cpu, BenchCpu.seconds() - jvmCpu);
 
         String token = TestTokens.bearer(TestTokens.mint(new Caller(TestTokens.ACCOUNT, project.toString(), "bench", null, null,
                 Set.of("outcomes.read", "intelligence.read"), Set.of())));

@@ -195,6 +195,36 @@ class MeasurementIngestionTest extends OutcomesTest {
     }
 
     @Test
+    void aRecordContradictingItsStoredInterventionIsDeadLetteredAloneAndTheRestOfItsBatchApplies() {
+        UUID project = UUID.randomUUID();
+        OutcomeMeasured first = Measurement.of(project).build();
+        publish(first);
+        awaitMeasurement(first);
+        // one send on the project's partition (one poll): the intervention again under another project,
+        // and with another intervenedAt, between two good records
+        OutcomeMeasured before = Measurement.of(project).build();
+        String otherProject = mapper.writeValueAsString(Measurement.of(UUID.randomUUID()).intervention(first.interventionId())
+                .intervenedAt(first.intervenedAt()).build());
+        String movedShipDate = mapper.writeValueAsString(Measurement.of(project).intervention(first.interventionId())
+                .intervenedAt(first.intervenedAt().minus(Duration.ofDays(1))).build());
+        OutcomeMeasured after = Measurement.of(project).build();
+        TestKafka.publish(Topics.OUTCOMES_MEASUREMENTS, project.toString(), mapper.writeValueAsString(before), otherProject,
+                movedShipDate, mapper.writeValueAsString(after));
+
+        List<ConsumerRecord<String, String>> dead = TestKafka.awaitRecords(Topics.OUTCOMES_MEASUREMENTS + ".DLT",
+                r -> project.toString().equals(r.key()), 2, WAIT);
+        assertThat(dead).extracting(ConsumerRecord::value).containsExactlyInAnyOrder(otherProject, movedShipDate);
+        assertThat(dead.stream().map(r -> new String(r.headers().lastHeader("x-dlt-reason").value(), StandardCharsets.UTF_8)))
+                .containsExactlyInAnyOrder("poison: interventionId belongs to another project",
+                        "poison: intervenedAt differs from the intervention's earlier records");
+        awaitMeasurement(after);
+        awaitMeasurement(before);
+        assertThat(count("SELECT count(*) FROM interventions WHERE project_id = $1", project)).isEqualTo(3);
+        assertThat(count("SELECT count(*) FROM measurements WHERE intervention_id = $1", first.interventionId())).isEqualTo(1);
+        assertRollupsMatchTheRows(project);
+    }
+
+    @Test
     void actionEventsGiveTitlesAndCompletionTimesAndOtherEventsAreIgnored() {
         UUID project = UUID.randomUUID();
         UUID action = UUID.randomUUID();

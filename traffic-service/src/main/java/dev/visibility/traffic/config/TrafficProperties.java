@@ -23,7 +23,7 @@ public record TrafficProperties(Duration defaultFreshnessWindow, Duration materi
         materializeInterval = materializeInterval == null ? Duration.ofMinutes(15) : materializeInterval;
         retentionSweep = retentionSweep == null ? Duration.ofHours(1) : retentionSweep;
         hitsPollRecords = hitsPollRecords == null ? 5000 : hitsPollRecords;
-        hitsConcurrency = hitsConcurrency == null ? 1 : hitsConcurrency;
+        hitsConcurrency = hitsConcurrency == null ? 3 : hitsConcurrency;
         ingestTimeout = ingestTimeout == null ? Duration.ofSeconds(60) : ingestTimeout;
         relevantMinRequests = relevantMinRequests == null ? 3 : relevantMinRequests;
     }

@@ -2,6 +2,7 @@ package dev.visibility.traffic.hits;
 
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -36,13 +37,16 @@ final class HitBatch {
     record NotFound(UUID project, int day, String hostname, String path, String botName) {
     }
 
-    /** total, bot, referral */
+    /** total, bot, referral events; then (after {@link #fold}) the moves of the sessions, bot sessions and referral sessions histograms */
     final Map<ScopeDay, long[]> counts = new HashMap<>();
     /** last day, last bot day, last referral day; {@link #NONE} for none */
     final Map<ScopeSession, int[]> sessions = new HashMap<>();
     final Map<Source, Long> sources = new HashMap<>();
     final Map<SourceHost, Long> hostnames = new HashMap<>();
     final Map<NotFound, long[]> notFound = new HashMap<>();
+    /** after {@link #fold}: session scopes without a row, and those whose row moves, by key with their last days */
+    final List<Map.Entry<UUID, int[]>> newSessions = new ArrayList<>();
+    final List<Map.Entry<UUID, int[]>> movedSessions = new ArrayList<>();
 
     static final int NONE = Integer.MIN_VALUE;
 
@@ -78,7 +82,7 @@ final class HitBatch {
     }
 
     private void count(ScopeDay key, TrafficHitObserved hit) {
-        long[] c = counts.computeIfAbsent(key, k -> new long[3]);
+        long[] c = counts.computeIfAbsent(key, k -> new long[6]);
         c[0]++;
         if (hit.isBot()) {
             c[1]++;
@@ -97,6 +101,51 @@ final class HitBatch {
             d[1] = Math.max(d[1], bot);
             d[2] = Math.max(d[2], referral);
         }
+    }
+
+    /**
+     * Compares the batch's session scopes with their stored last days ({@code stored}, by key; none for
+     * a new one): collects the new and the moved rows, and adds to the histogram columns of
+     * {@link #counts} what moves: a session whose last day goes from D1 to D2 leaves D1's row (-1)
+     * and joins D2's (+1); a new one only joins (likewise for the last bot and referral days).
+     * Answers how many session scopes are new or moved.
+     */
+    long fold(SessionKeys keys, Map<UUID, int[]> stored) {
+        long moved = 0;
+        for (int i = 0; i < keys.keys.length; i++) {
+            int[] batch = keys.days[i];
+            int[] old = stored.get(keys.keys[i]);
+            int[] next = old == null ? batch
+                    : new int[] {Math.max(old[0], batch[0]), Math.max(old[1], batch[1]), Math.max(old[2], batch[2])};
+            boolean changed = false;
+            for (int c = 0; c < 3; c++) {
+                int before = old == null ? NONE : old[c];
+                if (before != next[c]) {
+                    changed = true;
+                    if (next[c] != NONE) {
+                        histogram(keys.scopes[i], next[c], c, 1);
+                    }
+                    if (before != NONE) {
+                        histogram(keys.scopes[i], before, c, -1);
+                    }
+                }
+            }
+            if (old == null) {
+                newSessions.add(Map.entry(keys.keys[i], next));
+                moved++;
+            } else if (changed) {
+                movedSessions.add(Map.entry(keys.keys[i], next));
+                moved++;
+            }
+        }
+        newSessions.sort(Map.Entry.comparingByKey(SessionKeys.ORDER));
+        movedSessions.sort(Map.Entry.comparingByKey(SessionKeys.ORDER));
+        return moved;
+    }
+
+    private void histogram(ScopeSession scope, int day, int column, int delta) {
+        counts.computeIfAbsent(new ScopeDay(scope.project(), scope.hostname(), scope.prefix(), day), k -> new long[6])[3 + column]
+                += delta;
     }
 
     static String pathOnly(String path) {

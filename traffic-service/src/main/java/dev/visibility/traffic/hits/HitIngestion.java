@@ -2,6 +2,7 @@ package dev.visibility.traffic.hits;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
@@ -14,10 +15,12 @@ import org.springframework.stereotype.Component;
 import reactor.core.publisher.Mono;
 
 /**
- * Applies a batch of hits to the rollups with one statement (after a per-project advisory lock):
- * event counts per scope and day, the sessions' last days and the per-day session histograms they
- * feed (see the migration's notes on traffic_days), the sensor state, and the 404 aggregates.
- * Runs in the transaction in which the platform claims the batch's eventIds.
+ * Applies a batch of hits to the rollups (after a per-project advisory lock) with two statements:
+ * the stored last days of the batch's session scopes, looked up by their 128-bit keys
+ * ({@link SessionKeys}); then, with what moves computed in memory ({@link HitBatch#fold}), the new and
+ * moved session scopes, one row per scope and day with the event counts and the session histogram
+ * moves (see the migrations' notes on traffic_days and traffic_sessions), the sensor state, and the
+ * 404 aggregates. Runs in the transaction in which the platform claims the batch's eventIds.
  */
 @Component
 public class HitIngestion {
@@ -25,58 +28,38 @@ public class HitIngestion {
     /** A project's hits must be applied one batch at a time for the session histograms to stay exact. */
     static final int LOCK_SPACE = 0x7472_6166; // "traf"
 
+    /** The stored last days of the batch's session scopes (by key, in key order: one pass over the index). */
+    static final String LOOKUP = """
+            SELECT key, last_day - DATE '1970-01-01' AS d, last_bot_day - DATE '1970-01-01' AS bd,
+                   last_referral_day - DATE '1970-01-01' AS rd
+            FROM traffic_sessions WHERE key = ANY(:keys::uuid[])""";
+
+    /**
+     * The batch's writes: new session scopes (plain inserts: the project's advisory lock keeps other
+     * batches of the project out, and the retention sweep only deletes), moved ones (an upsert, in
+     * case the sweep removed one meanwhile), one row per scope-day with the event counts and the
+     * histogram moves summed in memory, the sensor state and the 404 aggregates.
+     */
     static final String APPLY = """
-            WITH counts AS (
-                SELECT c.project_id, c.hostname, c.prefix, DATE '1970-01-01' + c.day AS day, c.t, c.b, c.r
-                FROM unnest(:cProject::uuid[], :cHost::text[], :cPrefix::text[], :cDay::int[], :cTotal::bigint[],
-                            :cBot::bigint[], :cRef::bigint[]) AS c(project_id, hostname, prefix, day, t, b, r)
-            ), s_in AS (
-                SELECT s.project_id, s.hostname, s.prefix, s.session_id, DATE '1970-01-01' + s.d AS last_day,
-                       DATE '1970-01-01' + s.bd AS last_bot_day, DATE '1970-01-01' + s.rd AS last_referral_day
-                FROM unnest(:sProject::uuid[], :sHost::text[], :sPrefix::text[], :sSession::text[], :sDay::int[],
-                            :sBot::int[], :sRef::int[]) AS s(project_id, hostname, prefix, session_id, d, bd, rd)
-            ), cur AS (
-                -- each input session with its stored last days (one index probe each): what the batch moves
-                SELECT s.project_id, s.hostname, s.prefix, t.last_day AS o_day,
-                       greatest(t.last_day, s.last_day) AS n_day, t.last_bot_day AS o_bot,
-                       greatest(t.last_bot_day, s.last_bot_day) AS n_bot, t.last_referral_day AS o_ref,
-                       greatest(t.last_referral_day, s.last_referral_day) AS n_ref
-                FROM s_in s LEFT JOIN traffic_sessions t
-                    ON t.project_id = s.project_id AND t.hostname = s.hostname AND t.prefix = s.prefix
-                   AND t.session_id = s.session_id
-            ), s_new AS (
-                INSERT INTO traffic_sessions AS t (project_id, hostname, prefix, session_id, last_day, last_bot_day,
-                                                   last_referral_day)
-                SELECT project_id, hostname, prefix, session_id, last_day, last_bot_day, last_referral_day FROM s_in
-                ON CONFLICT (project_id, hostname, prefix, session_id) DO UPDATE SET
+            WITH s_new AS (
+                INSERT INTO traffic_sessions (key, last_day, last_bot_day, last_referral_day)
+                SELECT x.k, DATE '1970-01-01' + x.d, DATE '1970-01-01' + x.bd, DATE '1970-01-01' + x.rd
+                FROM unnest(:nKey::uuid[], :nDay::int[], :nBot::int[], :nRef::int[]) AS x(k, d, bd, rd)
+            ), s_moved AS (
+                INSERT INTO traffic_sessions AS t (key, last_day, last_bot_day, last_referral_day)
+                SELECT x.k, DATE '1970-01-01' + x.d, DATE '1970-01-01' + x.bd, DATE '1970-01-01' + x.rd
+                FROM unnest(:mKey::uuid[], :mDay::int[], :mBot::int[], :mRef::int[]) AS x(k, d, bd, rd)
+                ON CONFLICT (key) DO UPDATE SET
                     last_day = greatest(t.last_day, excluded.last_day),
                     last_bot_day = greatest(t.last_bot_day, excluded.last_bot_day),
                     last_referral_day = greatest(t.last_referral_day, excluded.last_referral_day)
-                WHERE excluded.last_day > t.last_day
-                   OR excluded.last_bot_day > coalesce(t.last_bot_day, '-infinity'::date)
-                   OR excluded.last_referral_day > coalesce(t.last_referral_day, '-infinity'::date)
-            ), moved AS (
-                SELECT * FROM cur
-                WHERE o_day IS DISTINCT FROM n_day OR o_bot IS DISTINCT FROM n_bot OR o_ref IS DISTINCT FROM n_ref
-            ), deltas (project_id, hostname, prefix, day, t, b, r, s, bs, rs) AS (
-                SELECT project_id, hostname, prefix, day, t, b, r, 0::bigint, 0::bigint, 0::bigint FROM counts
-                UNION ALL SELECT project_id, hostname, prefix, n_day, 0, 0, 0, 1, 0, 0 FROM moved
-                    WHERE o_day IS DISTINCT FROM n_day
-                UNION ALL SELECT project_id, hostname, prefix, o_day, 0, 0, 0, -1, 0, 0 FROM moved
-                    WHERE o_day IS NOT NULL AND o_day <> n_day
-                UNION ALL SELECT project_id, hostname, prefix, n_bot, 0, 0, 0, 0, 1, 0 FROM moved
-                    WHERE n_bot IS NOT NULL AND o_bot IS DISTINCT FROM n_bot
-                UNION ALL SELECT project_id, hostname, prefix, o_bot, 0, 0, 0, 0, -1, 0 FROM moved
-                    WHERE o_bot IS NOT NULL AND o_bot <> n_bot
-                UNION ALL SELECT project_id, hostname, prefix, n_ref, 0, 0, 0, 0, 0, 1 FROM moved
-                    WHERE n_ref IS NOT NULL AND o_ref IS DISTINCT FROM n_ref
-                UNION ALL SELECT project_id, hostname, prefix, o_ref, 0, 0, 0, 0, 0, -1 FROM moved
-                    WHERE o_ref IS NOT NULL AND o_ref <> n_ref
             ), days AS (
                 INSERT INTO traffic_days AS d (project_id, hostname, prefix, day, total_events, bot_events,
                                                referral_events, sessions, bot_sessions, referral_sessions)
-                SELECT project_id, hostname, prefix, day, sum(t), sum(b), sum(r), sum(s), sum(bs), sum(rs)
-                FROM deltas GROUP BY project_id, hostname, prefix, day
+                SELECT c.p, c.h, c.pre, DATE '1970-01-01' + c.day, c.t, c.b, c.r, c.s, c.bs, c.rs
+                FROM unnest(:cProject::uuid[], :cHost::text[], :cPrefix::text[], :cDay::int[], :cTotal::bigint[],
+                            :cBot::bigint[], :cRef::bigint[], :cSessions::bigint[], :cBotSessions::bigint[],
+                            :cRefSessions::bigint[]) AS c(p, h, pre, day, t, b, r, s, bs, rs)
                 ON CONFLICT (project_id, hostname, prefix, day) DO UPDATE SET
                     total_events = d.total_events + excluded.total_events,
                     bot_events = d.bot_events + excluded.bot_events,
@@ -96,15 +79,13 @@ public class HitIngestion {
                 FROM unnest(:hProject::uuid[], :hSource::text[], :hName::text[], :hAt::bigint[]) AS x(p, s, h, ms)
                 ON CONFLICT (project_id, source, hostname) DO UPDATE SET
                     last_accepted_at = greatest(h.last_accepted_at, excluded.last_accepted_at)
-            ), not_found AS (
-                INSERT INTO not_found_days AS n (project_id, day, hostname, path, bot_name, requests)
-                SELECT x.p, DATE '1970-01-01' + x.d, x.h, x.path, x.bot, x.n
-                FROM unnest(:nProject::uuid[], :nDay::int[], :nHost::text[], :nPath::text[], :nBot::text[],
-                            :nCount::bigint[]) AS x(p, d, h, path, bot, n)
-                ON CONFLICT (project_id, day, hostname, path, bot_name) DO UPDATE SET
-                    requests = n.requests + excluded.requests
             )
-            SELECT count(*) AS moved FROM moved""";
+            INSERT INTO not_found_days AS n (project_id, day, hostname, path, bot_name, requests)
+            SELECT x.p, DATE '1970-01-01' + x.d, x.h, x.path, x.bot, x.n
+            FROM unnest(:nfProject::uuid[], :nfDay::int[], :nfHost::text[], :nfPath::text[], :nfBot::text[],
+                        :nfCount::bigint[]) AS x(p, d, h, path, bot, n)
+            ON CONFLICT (project_id, day, hostname, path, bot_name) DO UPDATE SET
+                requests = n.requests + excluded.requests""";
 
     private final DatabaseClient db;
     private final Clock clock;
@@ -116,22 +97,44 @@ public class HitIngestion {
         this.statementTimeout = properties.ingestTimeout();
     }
 
-    /** Applies the hits (the caller's transaction); answers how many session scopes moved. */
+    /** Applies the hits (the caller's transaction); answers how many session scopes moved (new ones included). */
     public Mono<Long> apply(List<TrafficHitObserved> hits) {
         if (hits.isEmpty()) {
             return Mono.just(0L);
         }
         HitBatch batch = HitBatch.of(hits, clock.instant());
+        SessionKeys keys = SessionKeys.of(batch);
         TreeSet<UUID> projects = new TreeSet<>();
         hits.forEach(hit -> projects.add(hit.projectId()));
-        return lock(projects).then(statement(batch));
+        return lock(projects)
+                .then(stored(keys))
+                .flatMap(stored -> {
+                    long moved = batch.fold(keys, stored);
+                    return statement(batch).thenReturn(moved);
+                });
+    }
+
+    /** The stored last days ({@link HitBatch#NONE} for none) of the batch's session scopes that have a row. */
+    private Mono<Map<UUID, int[]>> stored(SessionKeys keys) {
+        if (keys.sorted.length == 0) {
+            return Mono.just(Map.of());
+        }
+        return db.sql(LOOKUP)
+                .bind("keys", keys.sorted)
+                .map(row -> Map.entry(row.get("key", UUID.class), new int[] {row.get("d", Integer.class),
+                    orNone(row.get("bd", Integer.class)), orNone(row.get("rd", Integer.class))}))
+                .all()
+                .collectMap(Map.Entry::getKey, Map.Entry::getValue, () -> new HashMap<>(keys.sorted.length * 2));
+    }
+
+    private static int orNone(Integer day) {
+        return day == null ? HitBatch.NONE : day;
     }
 
     private Mono<Void> lock(TreeSet<UUID> projects) {
         // in a fixed order, so that two consumers never wait for each other
-        // for this transaction: the batch's statement may take longer than the platform's
-        // per-statement limit (10 s); and its sessions are looked up by key (one index probe each),
-        // never by hashing the whole sessions table, whose size grows with the traffic
+        // for this transaction: the batch's statements may take longer than the platform's
+        // per-statement limit (10 s); and no join hashes a whole table (the upserts probe by key)
         return db.sql("""
                 SELECT set_config('statement_timeout', :timeout, true), set_config('enable_hashjoin', 'off', true),
                        set_config('enable_mergejoin', 'off', true),
@@ -143,43 +146,48 @@ public class HitIngestion {
                 .fetch().all().then();
     }
 
-    private Mono<Long> statement(HitBatch batch) {
-        int n = batch.counts.size();
-        UUID[] cProject = new UUID[n];
-        String[] cHost = new String[n];
-        String[] cPrefix = new String[n];
-        Integer[] cDay = new Integer[n];
-        Long[] cTotal = new Long[n];
-        Long[] cBot = new Long[n];
-        Long[] cRef = new Long[n];
+    private Mono<Void> statement(HitBatch batch) {
+        int n = batch.newSessions.size();
+        UUID[] nKey = new UUID[n];
+        Integer[] nDay = new Integer[n];
+        Integer[] nBot = new Integer[n];
+        Integer[] nRef = new Integer[n];
         int i = 0;
+        for (Map.Entry<UUID, int[]> e : batch.newSessions) {
+            nKey[i] = e.getKey();
+            nDay[i] = e.getValue()[0];
+            nBot[i] = day(e.getValue()[1]);
+            nRef[i] = day(e.getValue()[2]);
+            i++;
+        }
+        int mv = batch.movedSessions.size();
+        UUID[] mKey = new UUID[mv];
+        Integer[] mDay = new Integer[mv];
+        Integer[] mBot = new Integer[mv];
+        Integer[] mRef = new Integer[mv];
+        i = 0;
+        for (Map.Entry<UUID, int[]> e : batch.movedSessions) {
+            mKey[i] = e.getKey();
+            mDay[i] = e.getValue()[0];
+            mBot[i] = day(e.getValue()[1]);
+            mRef[i] = day(e.getValue()[2]);
+            i++;
+        }
+        int c = batch.counts.size();
+        UUID[] cProject = new UUID[c];
+        String[] cHost = new String[c];
+        String[] cPrefix = new String[c];
+        Integer[] cDay = new Integer[c];
+        Long[][] values = new Long[6][c];
+        i = 0;
         for (Map.Entry<HitBatch.ScopeDay, long[]> e : batch.counts.entrySet()) {
             cProject[i] = e.getKey().project();
             cHost[i] = e.getKey().hostname();
             cPrefix[i] = e.getKey().prefix();
             cDay[i] = e.getKey().day();
-            cTotal[i] = e.getValue()[0];
-            cBot[i] = e.getValue()[1];
-            cRef[i] = e.getValue()[2];
-            i++;
-        }
-        int m = batch.sessions.size();
-        UUID[] sProject = new UUID[m];
-        String[] sHost = new String[m];
-        String[] sPrefix = new String[m];
-        String[] sSession = new String[m];
-        Integer[] sDay = new Integer[m];
-        Integer[] sBot = new Integer[m];
-        Integer[] sRef = new Integer[m];
-        i = 0;
-        for (Map.Entry<HitBatch.ScopeSession, int[]> e : batch.sessions.entrySet()) {
-            sProject[i] = e.getKey().project();
-            sHost[i] = e.getKey().hostname();
-            sPrefix[i] = e.getKey().prefix();
-            sSession[i] = e.getKey().session();
-            sDay[i] = e.getValue()[0];
-            sBot[i] = e.getValue()[1] == HitBatch.NONE ? null : e.getValue()[1];
-            sRef[i] = e.getValue()[2] == HitBatch.NONE ? null : e.getValue()[2];
+            for (int v = 0; v < 6; v++) {
+                values[v][i] = e.getValue()[v];
+            }
             i++;
         }
         int k = batch.sources.size();
@@ -207,32 +215,36 @@ public class HitIngestion {
             i++;
         }
         int f = batch.notFound.size();
-        UUID[] nProject = new UUID[f];
-        Integer[] nDay = new Integer[f];
-        String[] nHost = new String[f];
-        String[] nPath = new String[f];
-        String[] nBot = new String[f];
-        Long[] nCount = new Long[f];
+        UUID[] nfProject = new UUID[f];
+        Integer[] nfDay = new Integer[f];
+        String[] nfHost = new String[f];
+        String[] nfPath = new String[f];
+        String[] nfBot = new String[f];
+        Long[] nfCount = new Long[f];
         i = 0;
         for (Map.Entry<HitBatch.NotFound, long[]> e : batch.notFound.entrySet()) {
-            nProject[i] = e.getKey().project();
-            nDay[i] = e.getKey().day();
-            nHost[i] = e.getKey().hostname();
-            nPath[i] = e.getKey().path();
-            nBot[i] = e.getKey().botName();
-            nCount[i] = e.getValue()[0];
+            nfProject[i] = e.getKey().project();
+            nfDay[i] = e.getKey().day();
+            nfHost[i] = e.getKey().hostname();
+            nfPath[i] = e.getKey().path();
+            nfBot[i] = e.getKey().botName();
+            nfCount[i] = e.getValue()[0];
             i++;
         }
         return db.sql(APPLY)
+                .bind("nKey", nKey).bind("nDay", nDay).bind("nBot", nBot).bind("nRef", nRef)
+                .bind("mKey", mKey).bind("mDay", mDay).bind("mBot", mBot).bind("mRef", mRef)
                 .bind("cProject", cProject).bind("cHost", cHost).bind("cPrefix", cPrefix).bind("cDay", cDay)
-                .bind("cTotal", cTotal).bind("cBot", cBot).bind("cRef", cRef)
-                .bind("sProject", sProject).bind("sHost", sHost).bind("sPrefix", sPrefix).bind("sSession", sSession)
-                .bind("sDay", sDay).bind("sBot", sBot).bind("sRef", sRef)
+                .bind("cTotal", values[0]).bind("cBot", values[1]).bind("cRef", values[2])
+                .bind("cSessions", values[3]).bind("cBotSessions", values[4]).bind("cRefSessions", values[5])
                 .bind("srcProject", srcProject).bind("srcName", srcName).bind("srcAt", srcAt)
                 .bind("hProject", hProject).bind("hSource", hSource).bind("hName", hName).bind("hAt", hAt)
-                .bind("nProject", nProject).bind("nDay", nDay).bind("nHost", nHost).bind("nPath", nPath)
-                .bind("nBot", nBot).bind("nCount", nCount)
-                .map(row -> row.get("moved", Long.class))
-                .one();
+                .bind("nfProject", nfProject).bind("nfDay", nfDay).bind("nfHost", nfHost).bind("nfPath", nfPath)
+                .bind("nfBot", nfBot).bind("nfCount", nfCount)
+                .then();
+    }
+
+    private static Integer day(int day) {
+        return day == HitBatch.NONE ? null : day;
     }
 }

@@ -24,6 +24,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import dev.visibility.platform.events.Topics;
+import dev.visibility.platform.testing.BenchCpu;
 import dev.visibility.platform.testing.SharedInfrastructure;
 import dev.visibility.platform.testing.TestTokens;
 import dev.visibility.traffic.TrafficServiceApplication;
@@ -140,6 +141,7 @@ public final class TrafficBench {
         watcher.start();
 
         Random random = new Random(42);
+        double cpuStarted = BenchCpu.seconds();
         long started;
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(config)) {
             started = System.nanoTime();
@@ -193,6 +195,7 @@ public final class TrafficBench {
             }
         }
         double appliedSeconds = (System.nanoTime() - started) / 1e9;
+        double cpu = BenchCpu.seconds() - cpuStarted;
         // the probes: until the last one is seen
         long probeDeadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
         while (probeLatencies.size() < probeSent.size() && System.nanoTime() < probeDeadline) {
@@ -201,6 +204,8 @@ public final class TrafficBench {
         watcher.interrupt();
         System.out.printf("INGESTION: %,d of %,d hits applied to the rollups in %.1f s from the first send: %,.0f hits/s sustained%n",
                 applied, total, appliedSeconds, applied / appliedSeconds);
+        System.out.printf("INGESTION CPU: %.1f s (this JVM, broker and producer included, and PostgreSQL's processes): "
+                + "%.0f µs per hit, %,.0f hits per CPU-second%n", cpu, cpu * 1e6 / applied, applied / cpu);
         List<Long> latencies = new ArrayList<>(probeLatencies);
         Collections.sort(latencies);
         if (!latencies.isEmpty()) {

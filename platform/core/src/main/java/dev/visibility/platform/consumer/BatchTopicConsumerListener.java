@@ -63,10 +63,12 @@ final class BatchTopicConsumerListener<T extends ConsumedRecord> implements Batc
             return;
         }
         List<T> valid = new ArrayList<>(batch.size());
+        List<ConsumerRecord<String, String>> validConsumed = new ArrayList<>(batch.size());
         Map<ConsumerRecord<String, String>, String> poison = new LinkedHashMap<>();
         for (ConsumerRecord<String, String> consumed : batch) {
             try {
                 valid.add(reader.read(consumed.value()));
+                validConsumed.add(consumed);
             } catch (PoisonRecord e) {
                 log.warn("Record {}-{}@{} is unusable ({}); it goes to {}", consumed.topic(), consumed.partition(),
                         consumed.offset(), e.getMessage(), consumer.deadLetterTopic());
@@ -74,8 +76,22 @@ final class BatchTopicConsumerListener<T extends ConsumedRecord> implements Batc
             }
         }
         try {
-            if (!valid.isEmpty()) {
-                Failures.blockRethrowingErrors(apply(valid).timeout(consumer.timeout()));
+            while (!valid.isEmpty()) {
+                try {
+                    Failures.blockRethrowingErrors(apply(valid).timeout(consumer.timeout()));
+                    break;
+                } catch (RuntimeException failure) {
+                    // the handler named one record that can never apply: it alone is dead-lettered, the rest tried again
+                    int named = namedPoison(valid, failure);
+                    if (named < 0) {
+                        throw failure;
+                    }
+                    ConsumerRecord<String, String> consumed = validConsumed.remove(named);
+                    valid.remove(named);
+                    log.warn("Record {}-{}@{} cannot apply ({}); it goes to {}", consumed.topic(), consumed.partition(),
+                            consumed.offset(), Failures.reason(failure), consumer.deadLetterTopic());
+                    poison.put(consumed, Failures.reason(failure));
+                }
             }
         } catch (RuntimeException failure) {
             if (!giveUp(batch, failure)) {
@@ -91,6 +107,21 @@ final class BatchTopicConsumerListener<T extends ConsumedRecord> implements Batc
         deadLetter(poison);
         failingBatch = null;
         unexpectedFailures = 0;
+    }
+
+    /** The position in {@code valid} of the record a {@link PoisonRecord} among the failure's causes names, or -1. */
+    private static int namedPoison(List<?> valid, Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof PoisonRecord poison && poison.record() != null) {
+                for (int i = 0; i < valid.size(); i++) {
+                    if (valid.get(i) == poison.record()) {
+                        return i;
+                    }
+                }
+                return -1;
+            }
+        }
+        return -1;
     }
 
     /** Counts an unexpected failure of this batch; true once it failed more than the retries allow. */

@@ -8,7 +8,25 @@ package dev.visibility.platform.consumer;
  */
 public class PoisonRecord extends RuntimeException {
 
+    /** The record of a batch that cannot apply (as the batch handler was given it); null when not named. */
+    private final transient Object record;
+
     public PoisonRecord(String reason) {
+        this(reason, null);
+    }
+
+    /**
+     * For a batch handler ({@link TopicConsumer#batch}): {@code record}, one of the records it was
+     * given, can never apply. The platform dead-letters that record alone with this reason and hands
+     * the handler the rest of the batch again (in a new transaction).
+     */
+    public PoisonRecord(String reason, Object record) {
         super(reason, null, false, false);
+        this.record = record;
+    }
+
+    /** The batch's record this failure names, or null. */
+    public Object record() {
+        return record;
     }
 }

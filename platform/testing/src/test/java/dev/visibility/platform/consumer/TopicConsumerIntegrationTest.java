@@ -98,6 +98,9 @@ class TopicConsumerIntegrationTest {
                     if (probe.name().startsWith("bug")) {
                         throw new IllegalStateException("a bug (simulated)");
                     }
+                    if (probe.name().startsWith("contradicts")) {
+                        throw new PoisonRecord("contradicts what is stored (simulated)", probe);
+                    }
                 }
                 HANDLED.addAll(probes);
             });
@@ -227,6 +230,27 @@ class TopicConsumerIntegrationTest {
         // in the topic's order, each once
         assertThat(handledNames().stream().filter(n -> n.endsWith(key)).toList()).containsExactlyElementsOf(names);
         assertThat(BATCH_SIZES).anySatisfy(size -> assertThat(size).isGreaterThan(1));
+    }
+
+    @Test
+    void aRecordTheBatchHandlerNamesAsPoisonIsDeadLetteredAloneAndTheRestOfItsBatchApplies() {
+        String key = UUID.randomUUID().toString();
+        List<String> names = java.util.stream.IntStream.range(0, 20).mapToObj(i -> "kept-" + i + "-" + key).toList();
+        String contradicting = json(UUID.randomUUID(), "contradicts-" + key, 1);
+        List<String> published = new java.util.ArrayList<>();
+        names.subList(0, 10).forEach(name -> published.add(json(UUID.randomUUID(), name, 1)));
+        published.add(contradicting);
+        names.subList(10, 20).forEach(name -> published.add(json(UUID.randomUUID(), name, 1)));
+        TestKafka.publish(IDEMPOTENT_BATCH_TOPIC, key, published);
+
+        List<ConsumerRecord<String, String>> dead = TestKafka.awaitRecords(DeadLetters.topic(IDEMPOTENT_BATCH_TOPIC),
+                r -> key.equals(r.key()), 1, WITHIN);
+        assertThat(dead).extracting(ConsumerRecord::value).containsExactly(contradicting);
+        assertThat(dead).extracting(TopicConsumerIntegrationTest::reason)
+                .containsExactly("poison: contradicts what is stored (simulated)");
+        await().atMost(WITHIN).until(() -> handledNames().containsAll(names));
+        assertThat(handledNames().stream().filter(n -> n.endsWith(key)).toList()).containsExactlyElementsOf(names);
+        assertThat(handledNames()).doesNotContain("contradicts-" + key);
     }
 
     @Test

@@ -1,0 +1,71 @@
+package dev.visibility.platform.testing;
+
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * For benchmarks: the CPU time this JVM and the shared embedded PostgreSQL have used so far. Unlike a
+ * rate, the CPU a piece of work costs barely depends on what else runs on a shared machine.
+ * PostgreSQL's share is read from {@code /proc} (Linux; 0 elsewhere).
+ */
+public final class BenchCpu {
+
+    private BenchCpu() {
+    }
+
+    /**
+     * CPU seconds used so far by this JVM and by the embedded PostgreSQL (its postmaster, the children
+     * it reaped, and its live children): a figure that, unlike the rate, barely depends on what else
+     * runs on the machine.
+     */
+    public static double seconds() {
+        return jvmSeconds() + postgresSeconds();
+    }
+
+    public static double jvmSeconds() {
+        return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean())
+                .getProcessCpuTime() / 1e9;
+    }
+
+    public static double postgresSeconds() {
+        String url = SharedInfrastructure.jdbcUrl();
+        java.util.regex.Matcher port = java.util.regex.Pattern.compile(":(\\d+)/").matcher(url);
+        if (!port.find()) {
+            return 0;
+        }
+        String portArgument = "-p\0" + port.group(1) + "\0";
+        Map<Long, long[]> stats = new HashMap<>(); // pid -> ppid, utime + stime, cutime + cstime
+        long postmaster = -1;
+        try (java.nio.file.DirectoryStream<java.nio.file.Path> procs = java.nio.file.Files.newDirectoryStream(
+                java.nio.file.Path.of("/proc"), p -> p.getFileName().toString().chars().allMatch(Character::isDigit))) {
+            for (java.nio.file.Path proc : procs) {
+                try {
+                    String stat = java.nio.file.Files.readString(proc.resolve("stat"));
+                    String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                    long pid = Long.parseLong(proc.getFileName().toString());
+                    stats.put(pid, new long[] {Long.parseLong(f[1]), Long.parseLong(f[11]) + Long.parseLong(f[12]),
+                        Long.parseLong(f[13]) + Long.parseLong(f[14])});
+                    String cmdline = java.nio.file.Files.readString(proc.resolve("cmdline"));
+                    if (cmdline.contains("postgres") && cmdline.contains(portArgument)) {
+                        postmaster = pid;
+                    }
+                } catch (java.io.IOException | RuntimeException gone) {
+                    // a process that ended meanwhile
+                }
+            }
+        } catch (java.io.IOException e) {
+            return 0; // no /proc: not Linux
+        }
+        if (postmaster < 0) {
+            return 0;
+        }
+        long ticks = stats.get(postmaster)[1] + stats.get(postmaster)[2];
+        for (long[] s : stats.values()) {
+            if (s[0] == postmaster) {
+                ticks += s[1];
+            }
+        }
+        return ticks / 100.0; // USER_HZ
+    }
+
+}
