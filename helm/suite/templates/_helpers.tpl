@@ -207,6 +207,18 @@ gateway routes to the other services.
 {{- end }}
 
 {{/* The gateway routes to every service; mcp-service's tools read their REST endpoints. */}}
+{{/* Where the gateway and mcp-service find each service, as JSON (suite.services). Every service is
+     listed, enabled or not, because the gateway builds a route to each. */}}
+{{- define "suite.serviceLocationsJson" -}}
+{{- $locations := dict }}
+{{- range $name, $service := .Values.services }}
+{{- if ne $name "gateway" }}
+{{- $_ := set $locations $name (include "suite.serviceUrl" (dict "root" $ "name" $name)) }}
+{{- end }}
+{{- end }}
+{{- $locations | toJson }}
+{{- end }}
+
 {{- define "suite.routesToServices" -}}
 {{- if or (eq . "gateway") (eq . "mcp-service") }}true{{ end }}
 {{- end }}
