@@ -11,6 +11,9 @@ import dev.visibility.platform.query.QueryParams;
 import dev.visibility.platform.web.Envelope;
 import dev.visibility.webhook.delivery.DeliveryState;
 import dev.visibility.webhook.subscriptions.SubscriptionRepository;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.enums.ParameterIn;
+import io.swagger.v3.oas.annotations.media.Schema;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -46,6 +49,12 @@ class DeliveriesController {
 
     /** Newest first; {@code state} filters, {@code pageSize} 1-100 (default 25), {@code cursor} continues. */
     @GetMapping
+    @Parameter(in = ParameterIn.QUERY, name = "state", description = "only deliveries in this state",
+            schema = @Schema(type = "string", allowableValues = {"pending", "succeeded", "failed", "cancelled"}))
+    @Parameter(in = ParameterIn.QUERY, name = "pageSize", description = "deliveries per page",
+            schema = @Schema(type = "integer", minimum = "1", maximum = "100", defaultValue = "25"))
+    @Parameter(in = ParameterIn.QUERY, name = "cursor", description = "the nextCursor of the previous page; at most 2000 characters, valid only with the same filters",
+            schema = @Schema(type = "string", maxLength = 2000))
     Mono<Envelope<DeliveryPage>> list(@PathVariable String projectId, @PathVariable String webhookId,
             ServerWebExchange exchange) {
         UUID project = QueryParams.pathUuid("projectId", projectId);
