@@ -91,6 +91,24 @@ class GatewayRoutingTest {
         }
     }
 
+    /**
+     * Issue 23: the OpenAPI document answers without a key, and a service that does not answer
+     * leaves its paths out and is listed, never a 500 (here every service is down).
+     */
+    @Test
+    void openApiDocumentAnswersWithoutAKeyEvenWhenEveryServiceIsDown() {
+        Map<?, ?> document = client.get().uri(RouteTable.OPENAPI_DOCUMENT).exchange()
+                .expectStatus().isOk()
+                .expectHeader().contentTypeCompatibleWith("application/json")
+                .expectBody(Map.class).returnResult().getResponseBody();
+        assertThat(document).containsEntry("openapi", "3.1.0");
+        assertThat((List<?>) document.get("x-unavailable")).containsExactlyInAnyOrderElementsOf(RouteTable.SERVICES);
+        assertThat((List<?>) document.get("servers")).hasSize(1);
+        assertThat(((Map<?, ?>) document.get("webhooks")).keySet()).hasSize(6);
+        // another path under /api/v2 still needs a key
+        error(client.get().uri("/api/v2/openapi.yaml"), 401);
+    }
+
     /** Reactor Netty 1.3.6 left about one request in fifty on a reused connection unanswered (reactor-netty#4188). */
     @Test
     void everyRequestOnOneKeepAliveConnectionIsAnswered() throws Exception {
