@@ -3,6 +3,7 @@ package dev.visibility.gateway.openapi;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -17,6 +18,7 @@ import dev.visibility.gateway.routing.RouteTable;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -130,6 +132,8 @@ public class OpenApiMerger {
         for (String event : WEBHOOK_EVENTS) {
             webhooks.set(event, webhook(event, schemas));
         }
+        numericEnums(paths);
+        numericEnums(schemas);
         if (!unavailable.isEmpty()) {
             ArrayNode list = out.putArray("x-unavailable");
             unavailable.forEach(list::add);
@@ -248,14 +252,20 @@ public class OpenApiMerger {
         schema.remove("$id");
         JsonNode defs = schema.remove("$defs");
         if (defs != null && defs.isObject()) {
+            // only the definitions the event's schema uses (some share a $defs block they do not all need)
+            String text = mapper.writeValueAsString(schema) + mapper.writeValueAsString(defs);
             Map<String, String> refs = new HashMap<>();
             for (String def : defs.propertyNames()) {
-                refs.put("#/$defs/" + def, SCHEMA_REF + name + "_" + def);
+                if (text.contains("\"#/$defs/" + def + "\"")) {
+                    refs.put("#/$defs/" + def, SCHEMA_REF + name + "_" + def);
+                }
             }
             rewriteDefs(schema, refs);
             for (Map.Entry<String, JsonNode> def : defs.properties()) {
-                rewriteDefs(def.getValue(), refs);
-                schemas.set(name + "_" + def.getKey(), def.getValue());
+                if (refs.containsKey("#/$defs/" + def.getKey())) {
+                    rewriteDefs(def.getValue(), refs);
+                    schemas.set(name + "_" + def.getKey(), def.getValue());
+                }
             }
         }
         schemas.set(name, schema);
@@ -298,6 +308,49 @@ public class OpenApiMerger {
             for (JsonNode child : node.values()) {
                 rewriteDefs(child, refs);
             }
+        }
+    }
+
+    /**
+     * swagger-core writes the {@code allowableValues} of an integer parameter ({@code days}: 30, 90)
+     * as strings; an enum (or default) must have its schema's type, so they become numbers here.
+     */
+    private static void numericEnums(JsonNode node) {
+        if (node.isObject()) {
+            ObjectNode object = (ObjectNode) node;
+            String type = object.path("type").isString() ? object.path("type").stringValue() : "";
+            if (type.equals("integer") || type.equals("number")) {
+                JsonNode values = object.get("enum");
+                if (values != null && values.isArray()) {
+                    ArrayNode numbers = object.arrayNode();
+                    for (JsonNode value : values.values()) {
+                        numbers.add(number(value, type));
+                    }
+                    object.set("enum", numbers);
+                }
+                if (object.has("default")) {
+                    object.set("default", number(object.get("default"), type));
+                }
+            }
+            for (JsonNode child : object.values()) {
+                numericEnums(child);
+            }
+        } else if (node.isArray()) {
+            for (JsonNode child : node.values()) {
+                numericEnums(child);
+            }
+        }
+    }
+
+    private static JsonNode number(JsonNode value, String type) {
+        if (!value.isString()) {
+            return value;
+        }
+        try {
+            return type.equals("integer") ? JsonNodeFactory.instance.numberNode(Long.parseLong(value.stringValue()))
+                    : JsonNodeFactory.instance.numberNode(new BigDecimal(value.stringValue()));
+        } catch (NumberFormatException e) {
+            return value;
         }
     }
 

@@ -84,7 +84,10 @@ class OpenApiDocumentTest {
     }
 
     private static String get(String path, String ref) {
-        return "\"" + path + "\":{\"get\":{\"operationId\":\"list\",\"tags\":[\"some-controller\"],\"responses\":{\"200\":"
+        // swagger-core writes the allowable values of an integer as strings, as springdoc serves them
+        return "\"" + path + "\":{\"get\":{\"operationId\":\"list\",\"tags\":[\"some-controller\"],"
+                + "\"parameters\":[{\"in\":\"query\",\"name\":\"days\",\"schema\":{\"type\":\"integer\",\"default\":\"30\","
+                + "\"enum\":[\"30\",\"90\"]}}],\"responses\":{\"200\":"
                 + "{\"description\":\"OK\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/"
                 + ref + "\"}}}}}}}";
     }
@@ -125,6 +128,10 @@ class OpenApiDocumentTest {
         assertThat(list.path("operationId").asString()).isEqualTo("e3-actions-list");
         assertThat(list.path("tags").get(0).asString()).isEqualTo("actions");
         assertThat(list.path("x-required-scope").asString()).isEqualTo("actions.read");
+        JsonNode days = list.path("parameters").get(0).path("schema");
+        assertThat(days.path("enum").values()).allMatch(JsonNode::isIntegralNumber).extracting(JsonNode::asInt)
+                .containsExactly(30, 90);
+        assertThat(days.path("default").isIntegralNumber()).isTrue();
         // spec 7: the error body on 400, 401, 403, 404 and 429; the rate-limit headers on the answer
         for (String status : List.of("400", "401", "403", "404", "429")) {
             assertThat(list.path("responses").path(status).path("$ref").asString()).startsWith("#/components/responses/");
