@@ -15,7 +15,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.HashSet;
 import java.util.Locale;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -177,6 +179,83 @@ class OpenApiSystemTest {
         assertThat(document.path("webhooks").propertyNames()).containsExactly("search-tracking.completed",
                 "visibility.changed", "action.created", "action.updated", "action.recommendation.created",
                 "action.recommendation.updated");
+    }
+
+    /**
+     * The response schemas generated from the records list the fields of the specification, with
+     * the same required ones: E12 (spec 2.12) and E1 (spec 2.2), against the JSON Schemas of
+     * {@code docs/responses} that the services' own tests check their answers with.
+     */
+    @Test
+    void responseSchemasListTheSpecificationsFieldsAndRequiredOnes() throws Exception {
+        sameFields("E12", operation("GET", P + "/visibility/responses/{executionId}"), "e12-retained-response.schema.json");
+        sameFields("E1", operation("GET", P + "/agent-picks/tests/{testId}/runs/{runId}"), "e1-agent-picks-run.schema.json");
+    }
+
+    private static void sameFields(String endpoint, JsonNode operation, String published) throws Exception {
+        JsonNode expected = JSON.readTree(Files.readString(ROOT.resolve("docs/responses").resolve(published)))
+                .path("properties").path("data");
+        JsonNode generated = deref(operation.path("responses").path("200").path("content").path("application/json")
+                .path("schema")).path("properties").path("data");
+        List<String> differences = new ArrayList<>();
+        compare(endpoint + " data", expected, generated, differences);
+        assertThat(differences).as("%s: generated schema against docs/responses/%s", endpoint, published).isEmpty();
+    }
+
+    /** Same fields, same required ones, same nullability, at every level of objects and arrays. */
+    private static void compare(String where, JsonNode expected, JsonNode generated, List<String> differences) {
+        JsonNode want = nonNull(expected);
+        JsonNode have = nonNull(deref(generated));
+        if (nullable(expected) != nullable(deref(generated))) {
+            differences.add(where + ": nullable " + nullable(expected) + " expected");
+        }
+        if (want.has("items")) {
+            compare(where + "[]", want.path("items"), have.path("items"), differences);
+        }
+        if (!want.has("properties")) {
+            return;
+        }
+        List<String> wantFields = new ArrayList<>(want.path("properties").propertyNames());
+        List<String> haveFields = new ArrayList<>(have.path("properties").propertyNames());
+        if (!new HashSet<>(wantFields).equals(new HashSet<>(haveFields))) {
+            differences.add(where + ": fields " + haveFields + ", expected " + wantFields);
+            return;
+        }
+        Set<String> wantRequired = new HashSet<>(want.path("required").values().stream().map(JsonNode::asString).toList());
+        Set<String> haveRequired = new HashSet<>(have.path("required").values().stream().map(JsonNode::asString).toList());
+        if (!wantRequired.equals(haveRequired)) {
+            differences.add(where + ": required " + haveRequired + ", expected " + wantRequired);
+        }
+        for (String field : wantFields) {
+            compare(where + "." + field, want.path("properties").path(field), have.path("properties").path(field), differences);
+        }
+    }
+
+    private static boolean nullable(JsonNode schema) {
+        JsonNode type = schema.path("type");
+        if (type.isArray() && type.values().stream().anyMatch(t -> t.asString().equals("null"))) {
+            return true;
+        }
+        return schema.path("oneOf").values().stream().anyMatch(choice -> isNullType(choice));
+    }
+
+    private static boolean isNullType(JsonNode schema) {
+        return schema.path("type").isString() && schema.path("type").stringValue().equals("null");
+    }
+
+    /** The schema without its null alternative (oneOf [X, null] → X), references followed. */
+    private static JsonNode nonNull(JsonNode schema) {
+        for (JsonNode choice : schema.path("oneOf").values()) {
+            if (!isNullType(choice)) {
+                return deref(choice);
+            }
+        }
+        return deref(schema);
+    }
+
+    private static JsonNode deref(JsonNode schema) {
+        String ref = schema.path("$ref").isString() ? schema.path("$ref").asString() : "";
+        return ref.isEmpty() ? schema : document.path("components").path("schemas").path(ref.substring(ref.lastIndexOf('/') + 1));
     }
 
     @Test

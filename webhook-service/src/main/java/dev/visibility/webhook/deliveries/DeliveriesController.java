@@ -20,6 +20,7 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.server.ServerWebExchange;
 import reactor.core.publisher.Mono;
@@ -78,6 +79,8 @@ class DeliveriesController {
 
     /** 202: a new delivery of the same body is queued; the answer is that delivery, pending. */
     @PostMapping("/{deliveryId}/redeliver")
+    // the status the ResponseEntity below sets, stated for the OpenAPI document (springdoc reads it)
+    @ResponseStatus(HttpStatus.ACCEPTED)
     Mono<ResponseEntity<Envelope<DeliveryItem>>> redeliver(@PathVariable String projectId, @PathVariable String webhookId,
             @PathVariable String deliveryId) {
         UUID project = QueryParams.pathUuid("projectId", projectId);

@@ -17,6 +17,7 @@ import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
 import reactor.core.publisher.Mono;
 import tools.jackson.databind.JsonNode;
@@ -42,6 +43,8 @@ class WebhooksController {
 
     /** E13: 201 with the secret, which is never shown again (except by rotation). */
     @PostMapping
+    // the status the ResponseEntity below sets, stated for the OpenAPI document (springdoc reads it)
+    @ResponseStatus(HttpStatus.CREATED)
     Mono<ResponseEntity<Envelope<WebhookCreated>>> create(@PathVariable String projectId,
             @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, description = "the subscription (E13)",
                     content = @Content(mediaType = MediaType.APPLICATION_JSON_VALUE, schema = @Schema(implementation = CreateWebhookRequest.class))) 

@@ -3,8 +3,11 @@ package dev.visibility.platform.openapi;
 import java.lang.annotation.Annotation;
 import java.lang.reflect.Field;
 import java.lang.reflect.RecordComponent;
+import java.util.ArrayList;
 import java.util.Iterator;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
@@ -12,15 +15,19 @@ import io.swagger.v3.core.converter.AnnotatedType;
 import io.swagger.v3.core.converter.ModelConverter;
 import io.swagger.v3.core.converter.ModelConverterContext;
 import io.swagger.v3.core.util.Json;
+import io.swagger.v3.oas.models.SpecVersion;
 import io.swagger.v3.oas.models.media.Schema;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Makes the generated schema of a response record say what the JSON carries: our services write
  * every record component, {@code null} included (Jackson's default inclusion), except the components
  * marked {@code @JsonInclude(NON_NULL)} (or NON_ABSENT, NON_EMPTY), which are absent when empty. So
  * every component is {@code required} unless so marked (the record's own {@code @JsonInclude}
- * applies to all of its components). Records with Bean Validation constraints are request bodies
- * ({@code RequestBodies}): their required fields are the constrained ones, as springdoc already says.
+ * applies to all of its components), and a component whose type is annotated with JSpecify's
+ * {@code @Nullable} may be {@code null} (OpenAPI 3.1: {@code "null"} among its types, or
+ * {@code oneOf} the referenced schema and null). Records with Bean Validation constraints are request
+ * bodies ({@code RequestBodies}): their required fields are the constrained ones, as springdoc says.
  */
 public class RecordResponseFields implements ModelConverter {
 
@@ -59,8 +66,29 @@ public class RecordResponseFields implements ModelConverter {
             if (!optional && (required == null || !required.contains(name))) {
                 model.addRequiredItem(name);
             }
+            if (component.getAnnotatedType().isAnnotationPresent(Nullable.class)) {
+                model.getProperties().put(name, nullable((Schema<?>) model.getProperties().get(name)));
+            }
         }
         return resolved;
+    }
+
+    @SuppressWarnings({"rawtypes", "unchecked"})
+    private static Schema<?> nullable(Schema<?> property) {
+        if (property.get$ref() != null) {
+            Schema choice = new Schema<>().specVersion(SpecVersion.V31);
+            choice.setOneOf(new ArrayList<>(List.of(property, new Schema<>().specVersion(SpecVersion.V31).typesItem("null"))));
+            return choice;
+        }
+        Set<String> types = property.getTypes() != null ? new LinkedHashSet<>(property.getTypes()) : new LinkedHashSet<>();
+        if (types.isEmpty() && property.getType() != null) {
+            types.add(property.getType());
+        }
+        if (!types.isEmpty()) {
+            types.add("null");
+            property.setTypes(types);
+        }
+        return property;
     }
 
     private static boolean isRequestBody(Class<?> record) {
