@@ -278,6 +278,9 @@ class OpenApiSystemTest {
             fail("Redocly CLI did not finish within 5 minutes");
         }
         String report = Files.readString(output, StandardCharsets.UTF_8);
+        // the counts (errors and warnings) in the test's output, for the record
+        report.lines().filter(line -> line.contains("error") || line.contains("warning") || line.contains("valid"))
+                .forEach(line -> System.out.println("redocly: " + line.strip()));
         assertThat(lint.exitValue()).as("redocly lint:%n%s", report).isZero();
         assertThat(report).as(report).doesNotContainPattern("(?m)^\\s*\\d+:\\d+\\s+error");
     }
