@@ -32,9 +32,13 @@ class ActionHistoryController {
         this.history = history;
     }
 
+    // one name per schema in the OpenAPI document (another record of this service is also called Data)
+    @Schema(name = "ActionEventsData")
     record Data(UUID actionId, List<HistoryEntry> events, Pagination pagination) {
     }
 
+    // one name per schema in the OpenAPI document (another record of this service is also called Pagination)
+    @Schema(name = "ActionEventsPagination")
     record Pagination(int page, int pageSize, long totalCount, long totalPages) {
     }
 

@@ -38,6 +38,8 @@ class FromPromptController {
     record Body(Data data) {
     }
 
+    // one name per schema in the OpenAPI document (another record of this service is also called Data)
+    @Schema(name = "PromptLinkedActionsData")
     record Data(boolean hasMore, List<PromptLinkedAction> actions) {
     }
 

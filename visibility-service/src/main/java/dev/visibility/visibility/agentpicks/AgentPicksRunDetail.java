@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.UUID;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import io.swagger.v3.oas.annotations.media.Schema;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -67,12 +68,16 @@ public record AgentPicksRunDetail(Run run, Context context, @Nullable Pick pick,
         public static final String END_OF_TRAIL = "end_of_trail";
     }
 
+    // one name per schema in the OpenAPI document (another record of this service is also called Pagination)
+    @Schema(name = "AgentPicksEvidencePagination")
     public record Pagination(
             @JsonProperty("has_more") boolean hasMore,
             @JsonProperty("next_cursor") @Nullable String nextCursor,
             int limit) {
     }
 
+    // one name per schema in the OpenAPI document (another record of this service is also called Item)
+    @Schema(name = "AgentPicksEvidenceItem")
     public record Item(
             UUID id,
             long seq,
