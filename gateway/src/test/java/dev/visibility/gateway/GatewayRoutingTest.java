@@ -13,6 +13,7 @@ import dev.visibility.gateway.routing.ApiRoute;
 import dev.visibility.gateway.routing.RouteTable;
 import dev.visibility.platform.testing.Http;
 import dev.visibility.platform.testing.KeepAliveRequests;
+import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -89,6 +90,26 @@ class GatewayRoutingTest {
                     .header("Authorization", "Bearer svc_live_" + "0123456789abcdef".repeat(4)), 503);
             assertThat(body).containsEntry("error", "unavailable");
         }
+    }
+
+    /**
+     * Issue 23: the OpenAPI document answers without a key, and a service that does not answer
+     * leaves its paths out and is listed, never a 500 (here every service is down).
+     */
+    @Test
+    void openApiDocumentAnswersWithoutAKeyEvenWhenEveryServiceIsDown() {
+        @SuppressWarnings("unchecked")
+        Map<String, Object> document = client.get().uri(RouteTable.OPENAPI_DOCUMENT).exchange()
+                .expectStatus().isOk()
+                .expectHeader().contentTypeCompatibleWith("application/json")
+                .expectBody(Map.class).returnResult().getResponseBody();
+        assertThat(document).containsEntry("openapi", "3.1.0");
+        assertThat(document.get("x-unavailable")).asInstanceOf(InstanceOfAssertFactories.list(String.class))
+                .containsExactlyInAnyOrderElementsOf(RouteTable.SERVICES);
+        assertThat(document.get("servers")).asInstanceOf(InstanceOfAssertFactories.LIST).hasSize(1);
+        assertThat(document.get("webhooks")).asInstanceOf(InstanceOfAssertFactories.MAP).hasSize(6);
+        // another path under /api/v2 still needs a key
+        error(client.get().uri("/api/v2/openapi.yaml"), 401);
     }
 
     /** Reactor Netty 1.3.6 left about one request in fifty on a reused connection unanswered (reactor-netty#4188). */

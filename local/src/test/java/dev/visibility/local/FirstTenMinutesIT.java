@@ -137,6 +137,9 @@ class FirstTenMinutesIT {
                 .contains("./suite webhooks listen").contains("./suite simulate tracking-run");
         assertThat(credentials.path("examples").path("usage").asString())
                 .isEqualTo("curl -s -H \"Authorization: Bearer " + apiKey + "\" \"" + gateway + "/api/v2/projects/" + projectId + "/usage\"");
+        // issue 23: the OpenAPI document, without a key
+        assertThat(credentials.path("examples").path("openapi").asString())
+                .isEqualTo("curl -s \"" + gateway + "/api/v2/openapi.json\"");
     }
 
     @AfterAll

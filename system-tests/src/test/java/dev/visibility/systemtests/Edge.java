@@ -44,6 +44,10 @@ public final class Edge {
     public final ServiceProcess actions;
     public final ServiceProcess webhook;
     public final Seed seed;
+    /** The environment the services were started with (shared infrastructure, keys), for tests that start more. */
+    final Map<String, String> serviceEnv;
+    /** The gateways' environment (adds the internal token's private key). */
+    final Map<String, String> gatewayEnv;
 
     private Edge() {
         List<ServiceProcess> started = new ArrayList<>();
@@ -104,8 +108,10 @@ public final class Edge {
                     "--suite.rate-limit.member=" + DOMAIN_LIMIT,
                     // the isolation matrix and the fuzz test send thousands of bad credentials from one address
                     "--suite.edge.failed-authentications-per-minute=" + DOMAIN_LIMIT));
+            serviceEnv = Map.copyOf(env);
             Map<String, String> gatewayEnv = new HashMap<>(env);
             gatewayEnv.put("SUITE_INTERNAL_TOKEN_PRIVATE_KEY", TestTokens.PRIVATE_KEY);
+            this.gatewayEnv = Map.copyOf(gatewayEnv);
             gatewayA = ServiceProcess.startJar("gateway", "gateway-a", gatewayEnv, shared.toArray(String[]::new));
             gatewayB = ServiceProcess.startJar("gateway", "gateway-b", gatewayEnv, shared.toArray(String[]::new));
             domain = ServiceProcess.startJar("gateway", "gateway-c", gatewayEnv, unthrottled.toArray(String[]::new));

@@ -7,6 +7,9 @@ import dev.visibility.actions.action.ActionRepository;
 import dev.visibility.platform.error.NotFound;
 import dev.visibility.platform.query.QueryParams;
 import dev.visibility.platform.web.Envelope;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.enums.ParameterIn;
+import io.swagger.v3.oas.annotations.media.Schema;
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -29,13 +32,21 @@ class ActionHistoryController {
         this.history = history;
     }
 
+    // one name per schema in the OpenAPI document (another record of this service is also called Data)
+    @Schema(name = "ActionEventsData")
     record Data(UUID actionId, List<HistoryEntry> events, Pagination pagination) {
     }
 
+    // one name per schema in the OpenAPI document (another record of this service is also called Pagination)
+    @Schema(name = "ActionEventsPagination")
     record Pagination(int page, int pageSize, long totalCount, long totalPages) {
     }
 
     @GetMapping(path = "/api/v2/projects/{projectId}/actions/{actionId}/events", produces = MediaType.APPLICATION_JSON_VALUE)
+    @Parameter(in = ParameterIn.QUERY, name = "page", description = "page number, from 1; a page beyond the last is empty",
+            schema = @Schema(type = "integer", minimum = "1", defaultValue = "1"))
+    @Parameter(in = ParameterIn.QUERY, name = "pageSize", description = "events per page",
+            schema = @Schema(type = "integer", minimum = "1", maximum = "100", defaultValue = "25"))
     Mono<Envelope<Data>> events(@PathVariable String projectId, @PathVariable String actionId, ServerWebExchange exchange) {
         UUID project = QueryParams.pathUuid("projectId", projectId);
         UUID action = QueryParams.pathUuid("actionId", actionId);

@@ -10,6 +10,9 @@ import dev.visibility.actions.action.ActionView;
 import dev.visibility.actions.action.ActionViews;
 import dev.visibility.platform.query.QueryParams;
 import dev.visibility.platform.web.Envelope;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.enums.ParameterIn;
+import io.swagger.v3.oas.annotations.media.Schema;
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -36,6 +39,14 @@ class ActionListController {
     }
 
     @GetMapping(path = "/api/v2/projects/{projectId}/actions/list", produces = MediaType.APPLICATION_JSON_VALUE)
+    @Parameter(in = ParameterIn.QUERY, name = "detailLevel", description = "summary, or context for each action's context and follow-ups",
+            schema = @Schema(type = "string", allowableValues = {"summary", "context"}, defaultValue = "summary"))
+    @Parameter(in = ParameterIn.QUERY, name = "status", description = "only actions in this status (spec 3); every status when absent",
+            schema = @Schema(type = "string", allowableValues = {"suggested", "accepted", "live", "archived"}))
+    @Parameter(in = ParameterIn.QUERY, name = "page", description = "page number, from 1; a page beyond the last is empty",
+            schema = @Schema(type = "integer", minimum = "1", defaultValue = "1"))
+    @Parameter(in = ParameterIn.QUERY, name = "pageSize", description = "actions per page (spec 8)",
+            schema = @Schema(type = "integer", minimum = "1", maximum = "100", defaultValue = "25"))
     Mono<Envelope<ActionList>> list(@PathVariable String projectId, ServerWebExchange exchange) {
         UUID project = QueryParams.pathUuid("projectId", projectId);
         QueryParams query = QueryParams.of(exchange.getRequest().getQueryParams());

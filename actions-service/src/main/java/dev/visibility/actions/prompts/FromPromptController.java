@@ -8,6 +8,9 @@ import dev.visibility.actions.action.ActionRepository;
 import dev.visibility.actions.action.ActionStatus;
 import dev.visibility.actions.brief.BriefRules;
 import dev.visibility.platform.query.QueryParams;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.enums.ParameterIn;
+import io.swagger.v3.oas.annotations.media.Schema;
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -35,10 +38,16 @@ class FromPromptController {
     record Body(Data data) {
     }
 
+    // one name per schema in the OpenAPI document (another record of this service is also called Data)
+    @Schema(name = "PromptLinkedActionsData")
     record Data(boolean hasMore, List<PromptLinkedAction> actions) {
     }
 
     @GetMapping(path = "/api/v2/projects/{projectId}/actions/from-prompt", produces = MediaType.APPLICATION_JSON_VALUE)
+    @Parameter(in = ParameterIn.QUERY, name = "promptId", required = true, description = "the prompt whose linked actions are listed",
+            schema = @Schema(type = "string", format = "uuid"))
+    @Parameter(in = ParameterIn.QUERY, name = "includeHidden", description = "include actions hidden from the prompt view",
+            schema = @Schema(type = "boolean", defaultValue = "false"))
     Mono<Body> fromPrompt(@PathVariable String projectId, ServerWebExchange exchange) {
         UUID project = QueryParams.pathUuid("projectId", projectId);
         QueryParams query = QueryParams.of(exchange.getRequest().getQueryParams());

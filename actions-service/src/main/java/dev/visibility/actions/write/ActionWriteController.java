@@ -9,6 +9,8 @@ import dev.visibility.platform.query.QueryParams;
 import dev.visibility.platform.web.RequestBodies;
 import dev.visibility.platform.security.reactive.CurrentCaller;
 import dev.visibility.platform.web.Envelope;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.PatchMapping;
@@ -35,7 +37,9 @@ class ActionWriteController {
     @PostMapping(path = "/api/v2/projects/{projectId}/actions", consumes = MediaType.APPLICATION_JSON_VALUE,
             produces = MediaType.APPLICATION_JSON_VALUE)
     @ResponseStatus(HttpStatus.CREATED)
-    Mono<Envelope<ActionView>> create(@PathVariable String projectId, @RequestBody(required = false) JsonNode body) {
+    Mono<Envelope<ActionView>> create(@PathVariable String projectId,
+            @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, description = "the action to create",
+                    content = @Content(mediaType = MediaType.APPLICATION_JSON_VALUE, schema = @Schema(implementation = NewAction.class))) @RequestBody(required = false) JsonNode body) {
         UUID project = QueryParams.pathUuid("projectId", projectId);
         NewAction action = bodies.read(body, NewAction.class);
         return CurrentCaller.get()
@@ -46,6 +50,8 @@ class ActionWriteController {
     @PatchMapping(path = "/api/v2/projects/{projectId}/actions/{actionId}", consumes = MediaType.APPLICATION_JSON_VALUE,
             produces = MediaType.APPLICATION_JSON_VALUE)
     Mono<Envelope<ActionView>> update(@PathVariable String projectId, @PathVariable String actionId,
+            @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, description = "the fields to change; absent fields stay as they are",
+                    content = @Content(mediaType = MediaType.APPLICATION_JSON_VALUE, schema = @Schema(implementation = ActionPatchBody.class))) 
             @RequestBody(required = false) JsonNode body) {
         UUID project = QueryParams.pathUuid("projectId", projectId);
         UUID action = QueryParams.pathUuid("actionId", actionId);

@@ -5,6 +5,7 @@ import dev.visibility.platform.query.QueryParams;
 import dev.visibility.platform.security.Caller;
 import dev.visibility.platform.web.Envelope;
 import dev.visibility.platform.web.RequestBodies;
+import io.swagger.v3.oas.annotations.Parameter;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.DeleteMapping;
@@ -35,19 +36,19 @@ class ApiKeysController {
 
     @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
     @ResponseStatus(HttpStatus.CREATED)
-    Envelope<ApiKeyCreated> create(Caller caller, @PathVariable String projectId, @RequestBody(required = false) JsonNode body) {
+    Envelope<ApiKeyCreated> create(@Parameter(hidden = true) Caller caller, @PathVariable String projectId, @RequestBody(required = false) JsonNode body) {
         ApiKeyCreated created = keys.createForMember(access.requireMember(caller), projectId,
                 () -> bodies.read(body, CreateApiKeyRequest.class));
         return Envelope.of(created, canonical(projectId));
     }
 
     @GetMapping
-    Envelope<ApiKeyList> list(Caller caller, @PathVariable String projectId) {
+    Envelope<ApiKeyList> list(@Parameter(hidden = true) Caller caller, @PathVariable String projectId) {
         return Envelope.of(keys.list(access.requireMember(caller), projectId), canonical(projectId));
     }
 
     @DeleteMapping("/{keyId}")
-    Envelope<ApiKeyRevoked> revoke(Caller caller, @PathVariable String projectId, @PathVariable String keyId) {
+    Envelope<ApiKeyRevoked> revoke(@Parameter(hidden = true) Caller caller, @PathVariable String projectId, @PathVariable String keyId) {
         return Envelope.of(keys.revoke(access.requireMember(caller), projectId, keyId), canonical(projectId));
     }
 

@@ -10,6 +10,7 @@ import dev.visibility.gateway.EdgeFilterOrder;
 import dev.visibility.gateway.ratelimit.RateLimitWebFilter;
 import dev.visibility.gateway.routing.ApiRoute;
 import dev.visibility.gateway.routing.RouteResolver;
+import dev.visibility.gateway.routing.RouteTable;
 import dev.visibility.platform.error.ApiException;
 import dev.visibility.platform.error.ErrorCode;
 import dev.visibility.platform.error.Unauthorized;
@@ -63,7 +64,7 @@ public class AuthenticationWebFilter implements WebFilter, Ordered {
     public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
         ServerHttpRequest request = exchange.getRequest();
         String path = request.getPath().pathWithinApplication().value();
-        if (!underApi(path) || request.getMethod() == HttpMethod.OPTIONS) {
+        if (!underApi(path) || request.getMethod() == HttpMethod.OPTIONS || openApiDocument(request, path)) {
             return chain.filter(exchange);
         }
         ApiRoute route = routes.resolve(request.getMethod().name(), path);
@@ -103,6 +104,12 @@ public class AuthenticationWebFilter implements WebFilter, Ordered {
             exchange.getAttributes().put(EdgePrincipal.ATTRIBUTE, found.get());
             return chain.filter(exchange);
         });
+    }
+
+    /** The OpenAPI document is public (issue 23): exactly its path, read with GET or HEAD. */
+    private static boolean openApiDocument(ServerHttpRequest request, String path) {
+        return RouteTable.OPENAPI_DOCUMENT.equals(path)
+                && (request.getMethod() == HttpMethod.GET || request.getMethod() == HttpMethod.HEAD);
     }
 
     /** Whether the decoded path lies under {@code /api} (a spelling such as {@code /%61pi/...} included). */

@@ -19,6 +19,12 @@ public final class RouteTable {
 
     public static final List<String> SERVICES = List.of(AUTH, VISIBILITY, ACTIONS, OUTCOMES, TRAFFIC, AGENTS, WEBHOOK, MCP);
 
+    /**
+     * The merged OpenAPI 3.1 document of the public API: answered by the gateway itself, not routed,
+     * and open without a key (issue 23; gateway README, OpenAPI).
+     */
+    public static final String OPENAPI_DOCUMENT = "/api/v2/openapi.json";
+
     private static final String P = "/api/v2/projects/{projectId}";
 
     public static final List<ApiRoute> ROUTES = List.of(

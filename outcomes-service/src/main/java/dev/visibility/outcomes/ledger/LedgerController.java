@@ -21,6 +21,9 @@ import dev.visibility.platform.events.OutcomeMeasured;
 import dev.visibility.platform.query.QueryParams;
 import dev.visibility.platform.web.Envelope;
 import io.r2dbc.spi.Readable;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.enums.ParameterIn;
+import io.swagger.v3.oas.annotations.media.Schema;
 import org.springframework.http.MediaType;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -68,6 +71,16 @@ class LedgerController {
     }
 
     @GetMapping(path = "/api/v2/projects/{projectId}/outcomes/ledger", produces = MediaType.APPLICATION_JSON_VALUE)
+    @Parameter(in = ParameterIn.QUERY, name = "days", description = "rolling window in days (spec 8)",
+            schema = @Schema(type = "integer", allowableValues = {"7", "30", "90", "365"}, defaultValue = "30"))
+    @Parameter(in = ParameterIn.QUERY, name = "impactWindows", description = "add the 7, 14, 30 and 90-day impact windows",
+            schema = @Schema(type = "boolean", defaultValue = "false"))
+    @Parameter(in = ParameterIn.QUERY, name = "pageSize", description = "ledger rows per page (spec 8)",
+            schema = @Schema(type = "integer", minimum = "1", maximum = "100", defaultValue = "50"))
+    @Parameter(in = ParameterIn.QUERY, name = "result", description = "only rows with this result or assessment",
+            schema = @Schema(type = "string", allowableValues = {"measured", "in_flight", "blind", "unmatched_url", "sensor_gap", "improved", "mixed", "no_clear_change", "declined", "still_measuring", "unmeasured", "conclusive"}))
+    @Parameter(in = ParameterIn.QUERY, name = "cursor", description = "the nextCursor of the previous page; at most 2000 characters, valid only with the same filters",
+            schema = @Schema(type = "string", maxLength = 2000))
     Mono<Envelope<Ledger>> ledger(@PathVariable String projectId, ServerWebExchange exchange) {
         UUID project = QueryParams.pathUuid("projectId", projectId);
         QueryParams query = QueryParams.of(exchange.getRequest().getQueryParams());

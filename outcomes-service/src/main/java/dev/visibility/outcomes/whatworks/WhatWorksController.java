@@ -13,6 +13,9 @@ import java.util.UUID;
 
 import dev.visibility.platform.query.QueryParams;
 import dev.visibility.platform.web.Envelope;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.enums.ParameterIn;
+import io.swagger.v3.oas.annotations.media.Schema;
 import org.springframework.http.MediaType;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -48,6 +51,10 @@ class WhatWorksController {
     }
 
     @GetMapping(path = "/api/v2/projects/{projectId}/intelligence/what-works", produces = MediaType.APPLICATION_JSON_VALUE)
+    @Parameter(in = ParameterIn.QUERY, name = "days", description = "rolling window in days (spec 8)",
+            schema = @Schema(type = "integer", allowableValues = {"30", "90"}, defaultValue = "30"))
+    @Parameter(in = ParameterIn.QUERY, name = "limit", description = "how many patterns (spec 8)",
+            schema = @Schema(type = "integer", minimum = "1", maximum = "20", defaultValue = "10"))
     Mono<Envelope<WhatWorks>> whatWorks(@PathVariable String projectId, ServerWebExchange exchange) {
         UUID project = QueryParams.pathUuid("projectId", projectId);
         QueryParams query = QueryParams.of(exchange.getRequest().getQueryParams());

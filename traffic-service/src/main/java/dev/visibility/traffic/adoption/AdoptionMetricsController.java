@@ -11,6 +11,9 @@ import java.util.UUID;
 import dev.visibility.platform.events.AdoptionMetricSampled;
 import dev.visibility.platform.query.QueryParams;
 import dev.visibility.platform.web.Envelope;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.enums.ParameterIn;
+import io.swagger.v3.oas.annotations.media.Schema;
 import org.springframework.http.MediaType;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -39,6 +42,10 @@ class AdoptionMetricsController {
     }
 
     @GetMapping(path = "/api/v2/projects/{projectId}/adoption/metrics", produces = MediaType.APPLICATION_JSON_VALUE)
+    @Parameter(in = ParameterIn.QUERY, name = "days", description = "rolling window in days (spec 8)",
+            schema = @Schema(type = "integer", allowableValues = {"30", "90"}, defaultValue = "30"))
+    @Parameter(in = ParameterIn.QUERY, name = "metric", description = "only this metric",
+            schema = @Schema(type = "string", allowableValues = {"code_host_stars", "weekly_downloads"}))
     Mono<Envelope<AdoptionMetrics>> metrics(@PathVariable String projectId, ServerWebExchange exchange) {
         UUID project = QueryParams.pathUuid("projectId", projectId);
         QueryParams params = QueryParams.of(exchange.getRequest().getQueryParams());

@@ -14,6 +14,9 @@ import dev.visibility.platform.web.Envelope;
 import dev.visibility.traffic.hits.Scopes;
 import dev.visibility.traffic.sensors.SensorStates;
 import dev.visibility.traffic.summary.TrafficSummary.Window;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.enums.ParameterIn;
+import io.swagger.v3.oas.annotations.media.Schema;
 import org.springframework.http.MediaType;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -47,6 +50,12 @@ class TrafficSummaryController {
     }
 
     @GetMapping(path = "/api/v2/projects/{projectId}/traffic/summary", produces = MediaType.APPLICATION_JSON_VALUE)
+    @Parameter(in = ParameterIn.QUERY, name = "days", description = "rolling window in days (spec 8)",
+            schema = @Schema(type = "integer", allowableValues = {"30", "90"}, defaultValue = "30"))
+    @Parameter(in = ParameterIn.QUERY, name = "domain", description = "only this hostname, such as docs.example.com",
+            schema = @Schema(type = "string", maxLength = 253))
+    @Parameter(in = ParameterIn.QUERY, name = "pathPrefix", description = "only paths under this prefix (requires domain); starts with /, no query, fragment or whitespace",
+            schema = @Schema(type = "string", maxLength = 2048, pattern = "^/[^?#\\s]*$"))
     Mono<Envelope<TrafficSummary>> summary(@PathVariable String projectId, ServerWebExchange exchange) {
         UUID project = QueryParams.pathUuid("projectId", projectId);
         QueryParams params = QueryParams.of(exchange.getRequest().getQueryParams());

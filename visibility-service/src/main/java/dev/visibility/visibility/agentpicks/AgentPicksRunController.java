@@ -21,6 +21,9 @@ import dev.visibility.visibility.agentpicks.AgentPicksRunDetail.Pagination;
 import dev.visibility.visibility.agentpicks.AgentPicksRunDetail.Pick;
 import dev.visibility.visibility.agentpicks.AgentPicksRunDetail.Run;
 import io.r2dbc.spi.Readable;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.enums.ParameterIn;
+import io.swagger.v3.oas.annotations.media.Schema;
 import org.springframework.http.MediaType;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -69,6 +72,10 @@ class AgentPicksRunController {
 
     @GetMapping(path = "/api/v2/projects/{projectId}/agent-picks/tests/{testId}/runs/{runId}",
             produces = MediaType.APPLICATION_JSON_VALUE)
+    @Parameter(in = ParameterIn.QUERY, name = "limit", description = "evidence page size (spec 8)",
+            schema = @Schema(type = "integer", minimum = "1", maximum = "100", defaultValue = "50"))
+    @Parameter(in = ParameterIn.QUERY, name = "cursor", description = "the nextCursor of the previous page; at most 2000 characters, valid only with the same filters",
+            schema = @Schema(type = "string", maxLength = 2000))
     Mono<Envelope<AgentPicksRunDetail>> run(@PathVariable String projectId, @PathVariable String testId,
             @PathVariable String runId, ServerWebExchange exchange) {
         return CurrentCaller.get().flatMap(caller -> {

@@ -11,6 +11,9 @@ import dev.visibility.platform.error.NotFound;
 import dev.visibility.platform.query.QueryParams;
 import dev.visibility.platform.web.Envelope;
 import io.r2dbc.spi.Readable;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.enums.ParameterIn;
+import io.swagger.v3.oas.annotations.media.Schema;
 import org.springframework.http.MediaType;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -49,6 +52,14 @@ class ResponsesController {
     }
 
     @GetMapping(path = "/api/v2/projects/{projectId}/visibility/responses", produces = MediaType.APPLICATION_JSON_VALUE)
+    @Parameter(in = ParameterIn.QUERY, name = "limit", description = "page size",
+            schema = @Schema(type = "integer", minimum = "1", maximum = "100", defaultValue = "50"))
+    @Parameter(in = ParameterIn.QUERY, name = "platform", description = "only answers of this AI platform",
+            schema = @Schema(type = "string", maxLength = 100))
+    @Parameter(in = ParameterIn.QUERY, name = "promptId", description = "only answers to this prompt",
+            schema = @Schema(type = "string", format = "uuid"))
+    @Parameter(in = ParameterIn.QUERY, name = "cursor", description = "the nextCursor of the previous page; at most 2000 characters, valid only with the same filters",
+            schema = @Schema(type = "string", maxLength = 2000))
     Mono<Envelope<ResponseList>> list(@PathVariable String projectId, ServerWebExchange exchange) {
         UUID project = QueryParams.pathUuid("projectId", projectId);
         QueryParams query = QueryParams.of(exchange.getRequest().getQueryParams());

@@ -18,6 +18,9 @@ import dev.visibility.visibility.summary.VisibilitySummary.RunPoint;
 import dev.visibility.visibility.summary.VisibilitySummary.Window;
 import dev.visibility.visibility.tracking.RunMetrics;
 import io.r2dbc.spi.Readable;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.enums.ParameterIn;
+import io.swagger.v3.oas.annotations.media.Schema;
 import org.springframework.http.MediaType;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -45,6 +48,8 @@ class VisibilitySummaryController {
     }
 
     @GetMapping(path = "/api/v2/projects/{projectId}/visibility/summary", produces = MediaType.APPLICATION_JSON_VALUE)
+    @Parameter(in = ParameterIn.QUERY, name = "days", description = "rolling window in days",
+            schema = @Schema(type = "integer", allowableValues = {"30", "90"}, defaultValue = "30"))
     Mono<Envelope<VisibilitySummary>> summary(@PathVariable String projectId, ServerWebExchange exchange) {
         UUID project = QueryParams.pathUuid("projectId", projectId);
         int days = QueryParams.of(exchange.getRequest().getQueryParams()).intOneOf("days", WINDOWS, 30);

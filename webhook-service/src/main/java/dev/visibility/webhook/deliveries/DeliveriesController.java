@@ -11,12 +11,16 @@ import dev.visibility.platform.query.QueryParams;
 import dev.visibility.platform.web.Envelope;
 import dev.visibility.webhook.delivery.DeliveryState;
 import dev.visibility.webhook.subscriptions.SubscriptionRepository;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.enums.ParameterIn;
+import io.swagger.v3.oas.annotations.media.Schema;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.server.ServerWebExchange;
 import reactor.core.publisher.Mono;
@@ -46,6 +50,12 @@ class DeliveriesController {
 
     /** Newest first; {@code state} filters, {@code pageSize} 1-100 (default 25), {@code cursor} continues. */
     @GetMapping
+    @Parameter(in = ParameterIn.QUERY, name = "state", description = "only deliveries in this state",
+            schema = @Schema(type = "string", allowableValues = {"pending", "succeeded", "failed", "cancelled"}))
+    @Parameter(in = ParameterIn.QUERY, name = "pageSize", description = "deliveries per page",
+            schema = @Schema(type = "integer", minimum = "1", maximum = "100", defaultValue = "25"))
+    @Parameter(in = ParameterIn.QUERY, name = "cursor", description = "the nextCursor of the previous page; at most 2000 characters, valid only with the same filters",
+            schema = @Schema(type = "string", maxLength = 2000))
     Mono<Envelope<DeliveryPage>> list(@PathVariable String projectId, @PathVariable String webhookId,
             ServerWebExchange exchange) {
         UUID project = QueryParams.pathUuid("projectId", projectId);
@@ -69,6 +79,8 @@ class DeliveriesController {
 
     /** 202: a new delivery of the same body is queued; the answer is that delivery, pending. */
     @PostMapping("/{deliveryId}/redeliver")
+    // the status the ResponseEntity below sets, stated for the OpenAPI document (springdoc reads it)
+    @ResponseStatus(HttpStatus.ACCEPTED)
     Mono<ResponseEntity<Envelope<DeliveryItem>>> redeliver(@PathVariable String projectId, @PathVariable String webhookId,
             @PathVariable String deliveryId) {
         UUID project = QueryParams.pathUuid("projectId", projectId);

@@ -6,7 +6,10 @@ import dev.visibility.platform.query.QueryParams;
 import dev.visibility.platform.security.reactive.CurrentCaller;
 import dev.visibility.platform.web.Envelope;
 import dev.visibility.platform.web.RequestBodies;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
 import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -14,6 +17,7 @@ import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
 import reactor.core.publisher.Mono;
 import tools.jackson.databind.JsonNode;
@@ -39,7 +43,11 @@ class WebhooksController {
 
     /** E13: 201 with the secret, which is never shown again (except by rotation). */
     @PostMapping
+    // the status the ResponseEntity below sets, stated for the OpenAPI document (springdoc reads it)
+    @ResponseStatus(HttpStatus.CREATED)
     Mono<ResponseEntity<Envelope<WebhookCreated>>> create(@PathVariable String projectId,
+            @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, description = "the subscription (E13)",
+                    content = @Content(mediaType = MediaType.APPLICATION_JSON_VALUE, schema = @Schema(implementation = CreateWebhookRequest.class))) 
             @RequestBody(required = false) JsonNode body) {
         UUID project = QueryParams.pathUuid("projectId", projectId);
         SubscriptionValidator.Checked checked = validator.check(bodies.read(body, CreateWebhookRequest.class));

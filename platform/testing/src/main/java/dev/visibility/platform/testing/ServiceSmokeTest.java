@@ -144,6 +144,23 @@ public abstract class ServiceSmokeTest {
         assertThat(foreign).containsEntry("error", "not_found");
     }
 
+    /**
+     * Issue 23: the service's OpenAPI document (springdoc) answers without the internal token, for
+     * the gateway to merge; it is OpenAPI 3.1 and lists only the public {@code /api} paths. Nothing
+     * else under it is open.
+     */
+    @Test
+    void openApiDocumentAnswersWithoutTheTokenAndListsOnlyPublicPaths() {
+        Map<?, ?> document = client.get().uri("/v3/api-docs").exchange()
+                .expectStatus().isOk()
+                .expectBody(Map.class).returnResult().getResponseBody();
+        assertThat(document.get("openapi")).isEqualTo("3.1.0");
+        assertThat(((Map<?, ?>) document.get("paths")).keySet())
+                .allSatisfy(path -> assertThat(path.toString()).startsWith("/api/"));
+        Map<String, Object> body = errorBody(client.get().uri("/v3/api-docs/swagger-config"), 401);
+        assertThat(body).containsEntry("error", "unauthorized");
+    }
+
     /** Asserts the error shape of spec 7 and answers the parsed body. */
     protected Map<String, Object> errorBody(WebTestClient.RequestHeadersSpec<?> request, int status) {
         return Http.error(request, status);

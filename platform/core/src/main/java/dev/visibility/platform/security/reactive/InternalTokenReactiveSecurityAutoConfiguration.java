@@ -12,6 +12,7 @@ import org.springframework.boot.security.oauth2.server.resource.autoconfigure.re
 import org.springframework.boot.security.autoconfigure.web.reactive.ReactiveWebSecurityAutoConfiguration;
 import org.springframework.boot.security.autoconfigure.ReactiveUserDetailsServiceAutoConfiguration;
 import org.springframework.context.annotation.Bean;
+import org.springframework.http.HttpMethod;
 import org.springframework.security.config.annotation.web.reactive.EnableWebFluxSecurity;
 import org.springframework.security.config.web.server.SecurityWebFiltersOrder;
 import org.springframework.security.config.web.server.ServerHttpSecurity;
@@ -64,6 +65,9 @@ public class InternalTokenReactiveSecurityAutoConfiguration {
                 .securityContextRepository(NoOpServerSecurityContextRepository.getInstance())
                 .authorizeExchange(exchanges -> exchanges
                         .pathMatchers("/actuator/health", "/actuator/health/**", "/actuator/info", "/actuator/prometheus").permitAll()
+                        // the service's OpenAPI document (springdoc), read by the gateway to build /api/v2/openapi.json;
+                        // it describes the public API only and the gateway never routes this path
+                        .pathMatchers(HttpMethod.GET, "/v3/api-docs").permitAll()
                         .pathMatchers("/internal/**").hasAuthority(InternalTokenClaims.INTERNAL_AUTHORITY)
                         .anyExchange().authenticated())
                 .oauth2ResourceServer(oauth -> oauth

@@ -1,0 +1,194 @@
+package dev.visibility.gateway.openapi;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import com.sun.net.httpserver.HttpServer;
+import dev.visibility.gateway.routing.RouteResolver;
+import dev.visibility.gateway.routing.RouteTable;
+import dev.visibility.gateway.routing.RoutingConfiguration.ServiceLocations;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The merge of the services' OpenAPI documents (issue 23), with the documents served over HTTP by a
+ * local server as the services serve them ({@code GET /v3/api-docs}): public routes only, schema
+ * collisions renamed, the error body of spec 7 on 400/401/403/404/429, the {@code X-RateLimit-*}
+ * headers, the bearer scheme, the webhook payloads of spec 6 and a down service listed, not fatal.
+ */
+class OpenApiDocumentTest {
+
+    private static final String P = "/api/v2/projects/{projectId}";
+    private static final JsonMapper MAPPER = JsonMapper.builder().build();
+
+    private HttpServer server;
+    private final Map<String, String> documents = new ConcurrentHashMap<>();
+    private final Map<String, AtomicInteger> fetches = new ConcurrentHashMap<>();
+
+    @BeforeEach
+    void start() throws IOException {
+        server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        server.createContext("/", exchange -> {
+            // /<service>/v3/api-docs: one "service" per path prefix on this one server
+            String path = exchange.getRequestURI().getPath();
+            String service = path.split("/")[1];
+            fetches.computeIfAbsent(service, s -> new AtomicInteger()).incrementAndGet();
+            String body = path.endsWith("/v3/api-docs") ? documents.get(service) : null;
+            byte[] bytes = (body == null ? "{\"error\":\"not_found\"}" : body).getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().set("Content-Type", "application/json");
+            exchange.sendResponseHeaders(body == null ? 404 : 200, bytes.length);
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(bytes);
+            }
+        });
+        server.start();
+    }
+
+    @AfterEach
+    void stop() {
+        server.stop(0);
+    }
+
+    private OpenApiDocument document(int downPort) {
+        Map<String, URI> locations = new LinkedHashMap<>();
+        for (String service : RouteTable.SERVICES) {
+            locations.put(service, URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/" + service));
+        }
+        locations.put(RouteTable.MCP, URI.create("http://127.0.0.1:" + downPort));
+        OpenApiProperties properties = new OpenApiProperties(Duration.ofSeconds(2), Duration.ofMinutes(5),
+                Duration.ofMinutes(5), null);
+        return new OpenApiDocument(new ServiceLocations(locations), new OpenApiMerger(MAPPER, new RouteResolver()), MAPPER,
+                properties, Clock.systemUTC());
+    }
+
+    private static String serviceDocument(String paths, String schemas) {
+        return "{\"openapi\":\"3.1.0\",\"info\":{\"title\":\"x\",\"version\":\"1\"},\"paths\":{" + paths
+                + "},\"components\":{\"schemas\":{" + schemas + "}}}";
+    }
+
+    private static String get(String path, String ref) {
+        // swagger-core writes the allowable values of an integer as strings, as springdoc serves them
+        return "\"" + path + "\":{\"get\":{\"operationId\":\"list\",\"tags\":[\"some-controller\"],"
+                + "\"parameters\":[{\"in\":\"query\",\"name\":\"days\",\"schema\":{\"type\":\"integer\",\"default\":\"30\","
+                + "\"enum\":[\"30\",\"90\"]}}],\"responses\":{\"200\":"
+                + "{\"description\":\"OK\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/"
+                + ref + "\"}}}}}}}";
+    }
+
+    @Test
+    void mergesPublicRoutesOfEachServiceWithErrorsHeadersSecurityAndWebhooks() throws IOException {
+        documents.put(RouteTable.ACTIONS, serviceDocument(
+                get(P + "/actions/list", "EnvelopeActionList") + ","
+                        + get("/internal/v1/actions", "Meta") + ","
+                        // a path of another service's route: never attributed to actions-service
+                        + get(P + "/traffic/summary", "Meta"),
+                "\"EnvelopeActionList\":{\"type\":\"object\",\"properties\":{\"data\":{\"$ref\":\"#/components/schemas/Window\"},"
+                        + "\"meta\":{\"$ref\":\"#/components/schemas/Meta\"}}},"
+                        + "\"Window\":{\"type\":\"object\",\"properties\":{\"days\":{\"type\":\"integer\"}}},"
+                        + "\"Meta\":{\"type\":\"object\",\"properties\":{\"projectId\":{\"type\":\"string\"}}}"));
+        documents.put(RouteTable.OUTCOMES, serviceDocument(
+                get(P + "/outcomes/ledger", "EnvelopeLedger"),
+                "\"EnvelopeLedger\":{\"type\":\"object\",\"properties\":{\"window\":{\"$ref\":\"#/components/schemas/Window\"},"
+                        + "\"meta\":{\"$ref\":\"#/components/schemas/Meta\"}}},"
+                        // same name, different shape: renamed; same name, same shape: shared
+                        + "\"Window\":{\"type\":\"object\",\"properties\":{\"dateFrom\":{\"type\":\"string\",\"format\":\"date\"}}},"
+                        + "\"Meta\":{\"type\":\"object\",\"properties\":{\"projectId\":{\"type\":\"string\"}}}"));
+        for (String service : List.of(RouteTable.AUTH, RouteTable.VISIBILITY, RouteTable.TRAFFIC, RouteTable.AGENTS,
+                RouteTable.WEBHOOK)) {
+            documents.put(service, serviceDocument("", ""));
+        }
+
+        JsonNode doc = document(freePort()).document().block(Duration.ofSeconds(20));
+
+        assertThat(doc.path("openapi").asString()).isEqualTo("3.1.0");
+        // the down service is listed and its paths are left out; the others are there
+        assertThat(doc.path("x-unavailable").values()).extracting(JsonNode::asString).containsExactly(RouteTable.MCP);
+        assertThat(doc.path("paths").has("/api/mcp")).as("gateway-described MCP route").isTrue();
+        assertThat(doc.path("paths").propertyNames()).contains(P + "/actions/list", P + "/outcomes/ledger")
+                .doesNotContain("/internal/v1/actions", P + "/traffic/summary");
+
+        JsonNode list = doc.path("paths").path(P + "/actions/list").path("get");
+        assertThat(list.path("operationId").asString()).isEqualTo("e3-actions-list");
+        assertThat(list.path("tags").get(0).asString()).isEqualTo("actions");
+        assertThat(list.path("x-required-scope").asString()).isEqualTo("actions.read");
+        JsonNode days = list.path("parameters").get(0).path("schema");
+        assertThat(days.path("enum").values()).allMatch(JsonNode::isIntegralNumber).extracting(JsonNode::asInt)
+                .containsExactly(30, 90);
+        assertThat(days.path("default").isIntegralNumber()).isTrue();
+        // spec 7: the error body on 400, 401, 403, 404 and 429; the rate-limit headers on the answer
+        for (String status : List.of("400", "401", "403", "404", "429")) {
+            assertThat(list.path("responses").path(status).path("$ref").asString()).startsWith("#/components/responses/");
+        }
+        assertThat(list.path("responses").path("200").path("headers").propertyNames())
+                .containsExactlyInAnyOrder("X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset");
+        assertThat(doc.path("components").path("responses").path("TooManyRequests").path("headers").propertyNames())
+                .contains("X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset");
+        JsonNode error = doc.path("components").path("schemas").path("Error");
+        assertThat(error.path("required").values()).extracting(JsonNode::asString)
+                .containsExactlyInAnyOrder("error", "message", "status");
+        assertThat(error.path("properties").propertyNames()).containsExactlyInAnyOrder("error", "message", "status", "reason");
+
+        // the collision: outcomes' Window is renamed and its reference follows; Meta is shared once
+        JsonNode schemas = doc.path("components").path("schemas");
+        assertThat(schemas.path("Window").path("properties").has("days")).isTrue();
+        assertThat(schemas.path("OutcomesWindow").path("properties").has("dateFrom")).isTrue();
+        assertThat(schemas.path("EnvelopeLedger").path("properties").path("window").path("$ref").asString())
+                .isEqualTo("#/components/schemas/OutcomesWindow");
+        assertThat(schemas.has("OutcomesMeta")).isFalse();
+
+        JsonNode bearer = doc.path("components").path("securitySchemes").path("apiKey");
+        assertThat(bearer.path("type").asString()).isEqualTo("http");
+        assertThat(bearer.path("scheme").asString()).isEqualTo("bearer");
+        assertThat(doc.path("security").get(0).has("apiKey")).isTrue();
+
+        // spec 6: one webhook per event, its body the event's JSON Schema with $defs moved into components
+        assertThat(doc.path("webhooks").propertyNames()).containsExactlyElementsOf(OpenApiMerger.WEBHOOK_EVENTS);
+        JsonNode changed = doc.path("webhooks").path("visibility.changed").path("post");
+        String ref = changed.path("requestBody").path("content").path("application/json").path("schema").path("$ref").asString();
+        JsonNode payload = schemas.path(ref.substring("#/components/schemas/".length()));
+        assertThat(payload.path("required").values()).extracting(JsonNode::asString)
+                .contains("event", "projectId", "accountId", "timestamp", "data");
+        assertThat(MAPPER.writeValueAsString(doc)).doesNotContain("#/$defs/");
+        assertThat(changed.path("parameters").values()).extracting(p -> p.path("name").asString())
+                .contains("X-Service-Signature", "X-Service-Event");
+    }
+
+    @Test
+    void aBuiltDocumentIsCachedAndAServiceAnsweringGarbageIsListedNotFatal() {
+        documents.put(RouteTable.ACTIONS, "not json");
+        OpenApiDocument document = document(freePort());
+        ObjectNode first = document.document().block(Duration.ofSeconds(20));
+        ObjectNode second = document.document().block(Duration.ofSeconds(20));
+
+        assertThat(first.path("x-unavailable").values()).extracting(JsonNode::asString)
+                .contains(RouteTable.ACTIONS, RouteTable.VISIBILITY, RouteTable.MCP);
+        assertThat(first.path("info").path("description").asString()).contains("Incomplete").contains(RouteTable.ACTIONS);
+        assertThat(second).isSameAs(first);
+        assertThat(fetches.get(RouteTable.ACTIONS).get()).isEqualTo(1);
+    }
+
+    private static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
