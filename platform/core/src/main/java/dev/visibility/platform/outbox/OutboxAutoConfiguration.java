@@ -1,6 +1,7 @@
 package dev.visibility.platform.outbox;
 
 import dev.visibility.platform.db.DatabaseWakeups;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.observation.ObservationRegistry;
 import io.r2dbc.spi.ConnectionFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -47,8 +48,10 @@ public class OutboxAutoConfiguration {
     @ConditionalOnProperty(prefix = "suite.outbox", name = "enabled", havingValue = "true", matchIfMissing = true)
     OutboxRelay outboxRelay(DatabaseClient db, ReactiveTransactionManager transactionManager,
             KafkaProperties kafkaProperties, DatabaseWakeups wakeups, OutboxProperties properties,
-            ObjectProvider<ObservationRegistry> observations) {
-        return OutboxRelay.create(db, transactionManager, kafkaProperties, wakeups, properties,
+            ObjectProvider<ObservationRegistry> observations, ObjectProvider<MeterRegistry> meters) {
+        OutboxRelay relay = OutboxRelay.create(db, transactionManager, kafkaProperties, wakeups, properties,
                 observations.getIfUnique(() -> ObservationRegistry.NOOP));
+        meters.ifUnique(relay::countDeadLettersIn);
+        return relay;
     }
 }
