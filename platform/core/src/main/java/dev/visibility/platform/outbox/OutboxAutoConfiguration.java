@@ -26,7 +26,7 @@ import tools.jackson.databind.ObjectMapper;
         afterName = "org.springframework.boot.data.r2dbc.autoconfigure.DataR2dbcAutoConfiguration")
 @ConditionalOnClass({ConnectionFactory.class, KafkaTemplate.class})
 @ConditionalOnBean(ConnectionFactory.class)
-@EnableConfigurationProperties(OutboxProperties.class)
+@EnableConfigurationProperties({OutboxProperties.class, RetentionProperties.class})
 public class OutboxAutoConfiguration {
 
     @Bean
@@ -37,6 +37,12 @@ public class OutboxAutoConfiguration {
     @Bean
     ProcessedEvents processedEvents(DatabaseClient db) {
         return new ProcessedEvents(db);
+    }
+
+    @Bean
+    @ConditionalOnProperty(prefix = "suite.retention", name = "enabled", havingValue = "true", matchIfMissing = true)
+    PlatformRetention platformRetention(DatabaseClient db, RetentionProperties retention, OutboxProperties outbox) {
+        return new PlatformRetention(db, retention, outbox);
     }
 
     @Bean

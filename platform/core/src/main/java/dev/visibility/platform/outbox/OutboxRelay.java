@@ -72,7 +72,6 @@ public class OutboxRelay implements SmartLifecycle {
     private volatile java.util.function.Consumer<String> deadLetters = topic -> { };
     private volatile boolean running;
     private volatile Disposable loop;
-    private volatile long lastCleanup;
 
     public OutboxRelay(DatabaseClient db, TransactionalOperator tx, KafkaTemplate<String, byte[]> kafka,
             DatabaseWakeups wakeups, OutboxProperties properties) {
@@ -384,26 +383,14 @@ public class OutboxRelay implements SmartLifecycle {
         }
     }
 
-    private Mono<Void> cleanupIfDue() {
-        long now = System.currentTimeMillis();
-        if (now - lastCleanup < 60_000) {
-            return Mono.empty();
-        }
-        lastCleanup = now;
-        return db.sql("DELETE FROM outbox WHERE sent_at < now() - make_interval(secs => :seconds)")
-                .bind("seconds", (double) properties.retention().toSeconds())
-                .then();
-    }
-
     @Override
     public void start() {
         running = true;
         WakeableLoop rounds = new WakeableLoop(wakeups.of("outbox"), wakeups::listening, properties.pollInterval(),
                 properties.idlePollInterval(), Duration.ZERO, Duration.ofSeconds(1), scheduler);
         // a full batch runs again at once; a failure backs off for a second, so a broker outage does not spin
-        loop = rounds.start(() -> relayOnce().flatMap(published -> published >= properties.batchSize()
-                        ? Mono.just(true)
-                        : cleanupIfDue().onErrorResume(e -> Mono.empty()).thenReturn(false)),
+        // sent rows are deleted by PlatformRetention (suite.outbox.retention)
+        loop = rounds.start(() -> relayOnce().map(moved -> moved >= properties.batchSize()),
                 e -> log.warn("Outbox relay batch failed, will retry: {}", e.toString()));
     }
 
