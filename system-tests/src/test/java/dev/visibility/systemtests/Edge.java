@@ -44,6 +44,8 @@ public final class Edge {
     public final ServiceProcess actions;
     public final ServiceProcess webhook;
     public final Seed seed;
+    /** The shared rate-limit store of gateways A and B (the Redis drill stops it and starts it again). */
+    public volatile ServiceProcess redis;
 
     private Edge() {
         List<ServiceProcess> started = new ArrayList<>();
@@ -61,6 +63,7 @@ public final class Edge {
             Path seedFile = Files.createTempDirectory("edge-seed").resolve("seed.json");
             ServiceProcess.prepare("auth-service", "visibility-service", "actions-service", "webhook-service", "gateway");
             ServiceProcess redis = ServiceProcess.startRedis();
+            this.redis = redis;
             started.add(redis);
             auth = ServiceProcess.startJar("auth-service", "auth-service", env, "--spring.profiles.active=local",
                     "--suite.local.seed-file=" + seedFile);
@@ -96,7 +99,9 @@ public final class Edge {
                     "--spring.data.redis.host=127.0.0.1",
                     "--spring.data.redis.port=" + redis.port(),
                     "--suite.rate-limit.plans.plus=" + PLUS_LIMIT,
-                    "--suite.rate-limit.member=100000"));
+                    "--suite.rate-limit.member=100000",
+                    // two replicas share the limit: while Redis is down each admits half of it (issue 22)
+                    "--suite.rate-limit.replicas=2"));
             List<String> unthrottled = new ArrayList<>(routes);
             unthrottled.addAll(List.of(
                     "--suite.rate-limit.store=local",

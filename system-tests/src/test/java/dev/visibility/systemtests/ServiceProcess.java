@@ -114,8 +114,12 @@ public final class ServiceProcess {
 
     /** Starts a Redis server on a free port, without persistence. */
     public static ServiceProcess startRedis() {
+        return startRedis(freePort());
+    }
+
+    /** Starts a Redis server on {@code port} (a drill starts it again where it was), without persistence. */
+    public static ServiceProcess startRedis(int port) {
         String binary = Files.isExecutable(Path.of("/usr/bin/redis-server")) ? "/usr/bin/redis-server" : "redis-server";
-        int port = freePort();
         ServiceProcess redis = start("redis", port, List.of(binary, "--port", Integer.toString(port), "--bind", "127.0.0.1",
                 "--save", "", "--appendonly", "no"), Map.of());
         Waits.until("redis-server listening on " + port + " (log: " + redis.log + ")", Duration.ofSeconds(20), () -> {
@@ -182,6 +186,16 @@ public final class ServiceProcess {
 
     public int port() {
         return port;
+    }
+
+    /** Ends the process at once ({@code SIGKILL}), as a crash would, and waits until it is gone. */
+    public void kill() {
+        process.destroyForcibly();
+        try {
+            process.waitFor(30, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     public void stop() {

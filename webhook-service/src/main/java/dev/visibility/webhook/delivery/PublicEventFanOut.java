@@ -15,6 +15,7 @@ import dev.visibility.platform.events.StringProducer;
 import dev.visibility.webhook.delivery.FanOutStore.Queued;
 import org.springframework.stereotype.Component;
 import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
 import tools.jackson.databind.ObjectMapper;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -64,6 +65,9 @@ class PublicEventFanOut {
         Map<UUID, PublishedEvent> events = new LinkedHashMap<>();
         batch.forEach(event -> events.putIfAbsent(event.eventId(), event));
         return store(List.copyOf(events.values()))
+                // KafkaTemplate#send waits for the topic's metadata when the producer has none yet: not on
+                // the database driver's event loop (BlockHound stopped the consumer there)
+                .publishOn(Schedulers.boundedElastic())
                 .flatMap(queued -> {
                     List<CompletableFuture<?>> sent = new ArrayList<>(queued.size());
                     for (Queued delivery : queued) {

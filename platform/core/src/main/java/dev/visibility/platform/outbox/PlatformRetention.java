@@ -15,8 +15,8 @@ import reactor.core.scheduler.Schedulers;
 /**
  * Deletes the platform's bookkeeping rows that grow with traffic once they are older than their
  * retention (issue 22): {@code processed_events} ({@code suite.retention.processed-events}), sent
- * {@code outbox} rows ({@code suite.outbox.retention}) and {@code outbox_dead_letters}
- * ({@code suite.retention.dead-letters}). Runs once at start and every
+ * {@code outbox} rows ({@code suite.outbox.retention}), {@code outbox_dead_letters}
+ * ({@code suite.retention.dead-letters}) and {@code idempotency_keys} ({@code suite.retention.idempotency-keys}). Runs once at start and every
  * {@code suite.retention.interval}, in chunks of {@code suite.retention.chunk} rows per statement;
  * replicas may run it at the same time (a row deleted twice is deleted once).
  */
@@ -40,11 +40,12 @@ public class PlatformRetention implements SmartLifecycle {
         return Flux.concat(
                         deleteOlder("processed_events", "processed_at", properties.processedEvents(), ""),
                         deleteOlder("outbox", "sent_at", sentOutbox, " AND sent_at IS NOT NULL"),
-                        deleteOlder("outbox_dead_letters", "parked_at", properties.deadLetters(), ""))
+                        deleteOlder("outbox_dead_letters", "parked_at", properties.deadLetters(), ""),
+                        deleteOlder("idempotency_keys", "created_at", properties.idempotencyKeys(), ""))
                 .reduce(0L, Long::sum)
                 .doOnNext(deleted -> {
                     if (deleted > 0) {
-                        log.info("Retention: deleted {} rows of processed_events, outbox and outbox_dead_letters", deleted);
+                        log.info("Retention: deleted {} rows of processed_events, outbox, outbox_dead_letters and idempotency_keys", deleted);
                     }
                 });
     }
