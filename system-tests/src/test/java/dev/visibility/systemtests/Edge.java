@@ -41,7 +41,9 @@ public final class Edge {
     /** The gateway the domain tests use: same routes, a limit they never reach. */
     public final ServiceProcess domain;
     public final ServiceProcess visibility;
-    public final ServiceProcess actions;
+    /** actions-service; the write drill kills it and starts it again on the same port. */
+    public volatile ServiceProcess actions;
+    private final Map<String, String> actionsEnv;
     public final ServiceProcess webhook;
     public final Seed seed;
     /** The shared rate-limit store of gateways A and B (the Redis drill stops it and starts it again). */
@@ -68,6 +70,7 @@ public final class Edge {
             auth = ServiceProcess.startJar("auth-service", "auth-service", env, "--spring.profiles.active=local",
                     "--suite.local.seed-file=" + seedFile);
             visibility = ServiceProcess.startJar("visibility-service", "visibility-service", env);
+            actionsEnv = Map.copyOf(env);
             actions = ServiceProcess.startJar("actions-service", "actions-service", env);
             Map<String, String> webhookEnv = new HashMap<>(env);
             webhookEnv.put("SUITE_WEBHOOK_SECRET_KEY", WEBHOOK_SECRET_KEY);
@@ -125,6 +128,17 @@ public final class Edge {
             started.forEach(ServiceProcess::stop);
             throw e instanceof RuntimeException runtime ? runtime : new IllegalStateException(e);
         }
+    }
+
+    /** Kills actions-service ({@code SIGKILL}) at once. */
+    public void killActions() {
+        actions.kill();
+    }
+
+    /** Starts actions-service again on its port and waits until it is ready. */
+    public void restartActions() {
+        actions = ServiceProcess.startJar("actions-service", "actions-service-restarted", actions.port(), actionsEnv)
+                .awaitReady(Duration.ofMinutes(5));
     }
 
     public static synchronized Edge get() {

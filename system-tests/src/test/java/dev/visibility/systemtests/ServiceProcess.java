@@ -39,11 +39,15 @@ public final class ServiceProcess {
 
     /** Starts {@code <module>/target/<module>.jar} on a free port with the given environment. */
     public static ServiceProcess startJar(String module, String instance, Map<String, String> env, String... args) {
+        return startJar(module, instance, freePort(), env, args);
+    }
+
+    /** Starts {@code <module>/target/<module>.jar} on {@code port} (a drill starts a killed service again where it was). */
+    public static ServiceProcess startJar(String module, String instance, int port, Map<String, String> env, String... args) {
         Path jar = ROOT.resolve(module).resolve("target").resolve(module + ".jar");
         if (!Files.isRegularFile(jar)) {
             throw new IllegalStateException(jar + " is missing: build the project first (mvn -B verify at the root)");
         }
-        int port = freePort();
         List<String> command = new ArrayList<>(List.of(javaBinary(), "-Xms32m", "-Xmx256m", "-XX:+UseSerialGC",
                 "-XX:TieredStopAtLevel=1", "-XX:+ExitOnOutOfMemoryError", "-jar", runnable(module, jar).toString(),
                 "--server.port=" + port, "--server.address=127.0.0.1"));
