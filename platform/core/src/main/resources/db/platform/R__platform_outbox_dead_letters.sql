@@ -19,6 +19,9 @@ CREATE TABLE IF NOT EXISTS outbox_dead_letters (
     parked_at   TIMESTAMPTZ NOT NULL DEFAULT now()
 );
 
+-- the relay checks that a key's rows start at its oldest unsent one
+CREATE INDEX IF NOT EXISTS outbox_unsent_by_key ON outbox (topic, message_key, id) WHERE sent_at IS NULL;
+
 -- retention (suite.retention.*) deletes by age
 CREATE INDEX IF NOT EXISTS outbox_dead_letters_parked_at ON outbox_dead_letters (parked_at);
 CREATE INDEX IF NOT EXISTS processed_events_processed_at ON processed_events (processed_at);

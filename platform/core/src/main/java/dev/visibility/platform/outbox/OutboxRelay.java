@@ -146,7 +146,45 @@ public class OutboxRelay implements SmartLifecycle {
      * whole, so one key's rows are in flight in one transaction at a time and are sent in id order
      * (platform/README.md, "Outbox").
      */
+    /**
+     * The oldest unsent rows this relay may send now. {@link #lockUnsent} claims keys as it reads;
+     * a key it skipped early in its scan (another replica's batch held it) can be released by that
+     * batch's commit before the scan reaches a later row of the same key, which it would then take
+     * ahead of the skipped one. So, holding the keys' locks, it keeps a key's rows only if the
+     * first of them is the key's oldest unsent row.
+     */
     private Mono<List<Row>> fetchUnsent() {
+        return lockUnsent().flatMap(rows -> {
+            Map<String, Long> firstInBatch = new java.util.LinkedHashMap<>();
+            for (Row row : rows) {
+                if (row.key() != null) {
+                    firstInBatch.putIfAbsent(row.topic() + "\u0000" + row.key(), row.id());
+                }
+            }
+            if (firstInBatch.isEmpty()) {
+                return Mono.just(rows);
+            }
+            String[] topics = firstInBatch.keySet().stream().map(k -> k.substring(0, k.indexOf('\u0000'))).toArray(String[]::new);
+            String[] keys = firstInBatch.keySet().stream().map(k -> k.substring(k.indexOf('\u0000') + 1)).toArray(String[]::new);
+            return db.sql("""
+                    SELECT o.topic, o.message_key, min(o.id) AS oldest FROM outbox o
+                    JOIN unnest(:topics::text[], :keys::text[]) AS k(topic, message_key)
+                      ON o.topic = k.topic AND o.message_key = k.message_key
+                    WHERE o.sent_at IS NULL GROUP BY o.topic, o.message_key""")
+                    .bind("topics", topics)
+                    .bind("keys", keys)
+                    .map((row, meta) -> Map.entry(row.get("topic", String.class) + "\u0000" + row.get("message_key", String.class),
+                            row.get("oldest", Long.class)))
+                    .all()
+                    .collectMap(Map.Entry::getKey, Map.Entry::getValue)
+                    .map(oldest -> rows.stream()
+                            .filter(row -> row.key() == null || firstInBatch.get(row.topic() + "\u0000" + row.key())
+                                    .equals(oldest.get(row.topic() + "\u0000" + row.key())))
+                            .toList());
+        });
+    }
+
+    private Mono<List<Row>> lockUnsent() {
         return db.sql("""
                 SELECT id, event_id, topic, message_key, event_type, payload, attempts FROM outbox
                 WHERE sent_at IS NULL

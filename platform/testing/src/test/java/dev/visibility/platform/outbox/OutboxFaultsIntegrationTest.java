@@ -107,9 +107,9 @@ class OutboxFaultsIntegrationTest {
     void oneKeysRowsArePublishedInOrderByTwoRelayReplicas() {
         String topic = "outbox-order-" + UUID.randomUUID();
         int keys = 4;
-        int perKey = 60;
-        OutboxRelay first = newRelay(7);
-        OutboxRelay second = newRelay(7);
+        int perKey = 150;
+        OutboxRelay first = newRelay(5);
+        OutboxRelay second = newRelay(5);
         first.start();
         second.start();
         try {
