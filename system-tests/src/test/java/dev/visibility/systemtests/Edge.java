@@ -41,13 +41,17 @@ public final class Edge {
     /** The gateway the domain tests use: same routes, a limit they never reach. */
     public final ServiceProcess domain;
     public final ServiceProcess visibility;
-    public final ServiceProcess actions;
+    /** actions-service; the write drill kills it and starts it again on the same port. */
+    public volatile ServiceProcess actions;
+    private final Map<String, String> actionsEnv;
     public final ServiceProcess webhook;
     public final Seed seed;
     /** The environment the services were started with (shared infrastructure, keys), for tests that start more. */
     final Map<String, String> serviceEnv;
     /** The gateways' environment (adds the internal token's private key). */
     final Map<String, String> gatewayEnv;
+    /** The shared rate-limit store of gateways A and B (the Redis drill stops it and starts it again). */
+    public volatile ServiceProcess redis;
 
     private Edge() {
         List<ServiceProcess> started = new ArrayList<>();
@@ -65,10 +69,12 @@ public final class Edge {
             Path seedFile = Files.createTempDirectory("edge-seed").resolve("seed.json");
             ServiceProcess.prepare("auth-service", "visibility-service", "actions-service", "webhook-service", "gateway");
             ServiceProcess redis = ServiceProcess.startRedis();
+            this.redis = redis;
             started.add(redis);
             auth = ServiceProcess.startJar("auth-service", "auth-service", env, "--spring.profiles.active=local",
                     "--suite.local.seed-file=" + seedFile);
             visibility = ServiceProcess.startJar("visibility-service", "visibility-service", env);
+            actionsEnv = Map.copyOf(env);
             actions = ServiceProcess.startJar("actions-service", "actions-service", env);
             Map<String, String> webhookEnv = new HashMap<>(env);
             webhookEnv.put("SUITE_WEBHOOK_SECRET_KEY", WEBHOOK_SECRET_KEY);
@@ -100,7 +106,9 @@ public final class Edge {
                     "--spring.data.redis.host=127.0.0.1",
                     "--spring.data.redis.port=" + redis.port(),
                     "--suite.rate-limit.plans.plus=" + PLUS_LIMIT,
-                    "--suite.rate-limit.member=100000"));
+                    "--suite.rate-limit.member=100000",
+                    // two replicas share the limit: while Redis is down each admits half of it (issue 22)
+                    "--suite.rate-limit.replicas=2"));
             List<String> unthrottled = new ArrayList<>(routes);
             unthrottled.addAll(List.of(
                     "--suite.rate-limit.store=local",
@@ -126,6 +134,17 @@ public final class Edge {
             started.forEach(ServiceProcess::stop);
             throw e instanceof RuntimeException runtime ? runtime : new IllegalStateException(e);
         }
+    }
+
+    /** Kills actions-service ({@code SIGKILL}) at once. */
+    public void killActions() {
+        actions.kill();
+    }
+
+    /** Starts actions-service again on its port and waits until it is ready. */
+    public void restartActions() {
+        actions = ServiceProcess.startJar("actions-service", "actions-service-restarted", actions.port(), actionsEnv)
+                .awaitReady(Duration.ofMinutes(5));
     }
 
     public static synchronized Edge get() {

@@ -41,11 +41,15 @@ public final class ServiceProcess {
 
     /** Starts {@code <module>/target/<module>.jar} on a free port with the given environment. */
     public static ServiceProcess startJar(String module, String instance, Map<String, String> env, String... args) {
+        return startJar(module, instance, freePort(), env, args);
+    }
+
+    /** Starts {@code <module>/target/<module>.jar} on {@code port} (a drill starts a killed service again where it was). */
+    public static ServiceProcess startJar(String module, String instance, int port, Map<String, String> env, String... args) {
         Path jar = ROOT.resolve(module).resolve("target").resolve(module + ".jar");
         if (!Files.isRegularFile(jar)) {
             throw new IllegalStateException(jar + " is missing: build the project first (mvn -B verify at the root)");
         }
-        int port = freePort();
         int management = freePort();
         List<String> command = new ArrayList<>(List.of(javaBinary(), "-Xms32m", "-Xmx256m", "-XX:+UseSerialGC",
                 "-XX:TieredStopAtLevel=1", "-XX:+ExitOnOutOfMemoryError", "-jar", runnable(module, jar).toString(),
@@ -120,8 +124,12 @@ public final class ServiceProcess {
 
     /** Starts a Redis server on a free port, without persistence. */
     public static ServiceProcess startRedis() {
+        return startRedis(freePort());
+    }
+
+    /** Starts a Redis server on {@code port} (a drill starts it again where it was), without persistence. */
+    public static ServiceProcess startRedis(int port) {
         String binary = Files.isExecutable(Path.of("/usr/bin/redis-server")) ? "/usr/bin/redis-server" : "redis-server";
-        int port = freePort();
         ServiceProcess redis = start("redis", port, List.of(binary, "--port", Integer.toString(port), "--bind", "127.0.0.1",
                 "--save", "", "--appendonly", "no"), Map.of());
         Waits.until("redis-server listening on " + port + " (log: " + redis.log + ")", Duration.ofSeconds(20), () -> {
@@ -193,6 +201,16 @@ public final class ServiceProcess {
 
     public int port() {
         return port;
+    }
+
+    /** Ends the process at once ({@code SIGKILL}), as a crash would, and waits until it is gone. */
+    public void kill() {
+        process.destroyForcibly();
+        try {
+            process.waitFor(30, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     public void stop() {

@@ -22,8 +22,11 @@ import tools.jackson.databind.ObjectMapper;
 
 /**
  * Follows {@code auth.keys} so that a revoked key is refused by this replica at once (DESIGN.md,
- * request path 6). Every replica reads every partition from the end, without a consumer group:
- * no rebalancing delay, and no replica misses an event another one consumed.
+ * request path 6). Every replica reads every partition without a consumer group: no rebalancing
+ * delay, and no replica misses an event another one consumed. It starts at the end (a replica that
+ * starts has no cached key to revoke) and afterwards resumes each partition from the position it
+ * had reached, after any reconnect or restart of the listener (issue 22): a revocation published
+ * while it was disconnected is applied when it is back, not when the cache entry expires.
  */
 @Component
 public class KeyEventsListener implements SmartLifecycle {
@@ -36,6 +39,8 @@ public class KeyEventsListener implements SmartLifecycle {
     private volatile KafkaConsumer<String, String> consumer;
     private volatile Thread thread;
     private volatile boolean running;
+    /** The next offset to read per partition, kept across reconnects; written by the listener's thread only. */
+    private final Map<TopicPartition, Long> positions = new java.util.concurrent.ConcurrentHashMap<>();
 
     public KeyEventsListener(KafkaProperties kafkaProperties, CredentialCache cache, ObjectMapper mapper) {
         this.kafkaProperties = kafkaProperties;
@@ -59,16 +64,29 @@ public class KeyEventsListener implements SmartLifecycle {
                         .map(info -> new TopicPartition(info.topic(), info.partition()))
                         .toList();
                 kafka.assign(partitions);
-                kafka.seekToEnd(partitions);
-                partitions.forEach(kafka::position);
-                log.info("Following {} for key revocations ({} partitions)", Topics.AUTH_KEYS, partitions.size());
+                List<TopicPartition> fresh = partitions.stream().filter(p -> !positions.containsKey(p)).toList();
+                kafka.seekToEnd(fresh);
+                partitions.forEach(p -> {
+                    Long resume = positions.get(p);
+                    if (resume != null) {
+                        // an offset deleted by compaction meanwhile falls back to auto.offset.reset (earliest)
+                        kafka.seek(p, resume);
+                    } else {
+                        positions.put(p, kafka.position(p));
+                    }
+                });
+                log.info("Following {} for key revocations ({} partitions, {} resumed)", Topics.AUTH_KEYS,
+                        partitions.size(), partitions.size() - fresh.size());
                 while (running) {
                     for (ConsumerRecord<String, String> record : kafka.poll(Duration.ofMillis(200))) {
                         apply(record);
+                        positions.put(new TopicPartition(record.topic(), record.partition()), record.offset() + 1);
                     }
                 }
             } catch (WakeupException e) {
-                return;
+                if (!running) {
+                    return;
+                }
             } catch (RuntimeException e) {
                 if (running) {
                     log.warn("Key event listener failed, reconnecting: {}", e.toString());
@@ -107,6 +125,11 @@ public class KeyEventsListener implements SmartLifecycle {
         config.put(ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 10_000);
         config.put(ConsumerConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000);
         return config;
+    }
+
+    /** The next offset this listener reads per partition of {@code auth.keys} (empty until it first connected). */
+    Map<TopicPartition, Long> positions() {
+        return Map.copyOf(positions);
     }
 
     @Override

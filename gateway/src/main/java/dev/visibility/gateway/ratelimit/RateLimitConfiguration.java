@@ -1,7 +1,6 @@
 package dev.visibility.gateway.ratelimit;
 
 import java.time.Clock;
-import java.time.Duration;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -17,9 +16,21 @@ class RateLimitConfiguration {
     RateLimiter rateLimiter(RateLimitProperties properties, ObjectProvider<ReactiveStringRedisTemplate> redis) {
         return switch (properties.store()) {
             case "local" -> new LocalRateLimiter(properties.window(), Clock.systemUTC());
-            case "redis" -> new RedisRateLimiter(redis.getObject(), properties.window(), Clock.systemUTC(),
-                    Duration.ofSeconds(1));
+            case "redis" -> {
+                ReactiveStringRedisTemplate template = redis.getObject();
+                yield new FallbackRateLimiter(
+                        new RedisRateLimiter(template, properties.window(), Clock.systemUTC(), properties.storeTimeout()),
+                        () -> template.hasKey("ratelimit:probe"),
+                        new LocalRateLimiter(properties.window(), Clock.systemUTC()),
+                        properties.replicas(), properties.probeInterval(), properties.storeTimeout(), Clock.systemUTC());
+            }
             default -> throw new IllegalStateException("suite.rate-limit.store must be 'local' or 'redis'");
         };
+    }
+
+    /** The readiness component {@code rateLimitStore} (UP, or DEGRADED while Redis is down). */
+    @Bean
+    RateLimitStoreHealthIndicator rateLimitStoreHealthIndicator(RateLimiter limiter) {
+        return new RateLimitStoreHealthIndicator(limiter);
     }
 }

@@ -12,15 +12,23 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * @param window  the fixed window length
  * @param plans   requests per window for each plan tier
  * @param member  requests per window for a signed-in member on the account API
+ * @param replicas how many gateway replicas share the limits: while Redis is down each replica
+ *                admits the limit divided by this (issue 22)
+ * @param storeTimeout  the longest wait for Redis before this replica counts alone
+ * @param probeInterval how often Redis is asked again while it is down
  */
 @ConfigurationProperties("suite.rate-limit")
-public record RateLimitProperties(String store, Duration window, Map<String, Integer> plans, Integer member) {
+public record RateLimitProperties(String store, Duration window, Map<String, Integer> plans, Integer member,
+        Integer replicas, Duration storeTimeout, Duration probeInterval) {
 
     public RateLimitProperties {
         store = store == null ? "local" : store;
         window = window == null ? Duration.ofMinutes(1) : window;
         plans = plans == null ? Map.of("free", 60, "plus", 300, "pro", 1200, "enterprise", 6000) : Map.copyOf(plans);
         member = member == null ? 300 : member;
+        replicas = replicas == null ? 1 : replicas;
+        storeTimeout = storeTimeout == null ? Duration.ofMillis(500) : storeTimeout;
+        probeInterval = probeInterval == null ? Duration.ofSeconds(2) : probeInterval;
     }
 
     public int limitFor(String plan) {

@@ -39,7 +39,7 @@ class RateLimitWebFilterTest {
     private static final Duration WINDOW = Duration.ofMinutes(1);
 
     private final RateLimitProperties properties = new RateLimitProperties("local", WINDOW,
-            Map.of("free", 3, "plus", 5), 4);
+            Map.of("free", 3, "plus", 5), 4, null, null, null);
     private final RateLimitWebFilter filter = filter(new LocalRateLimiter(WINDOW, Clock.systemUTC()));
 
     private RateLimitWebFilter filter(RateLimiter limiter) {

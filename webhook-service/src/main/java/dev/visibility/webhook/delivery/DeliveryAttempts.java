@@ -31,7 +31,8 @@ import reactor.core.publisher.Mono;
  * then does the listener return and the record's offset get committed.
  *
  * <p>First attempts come in batches ({@link #attemptFirst}): one query reads them all, the POSTs
- * run concurrently (at most {@code parallelism}), one statement stores them all. Retries come one
+ * run concurrently (at most {@code parallelism}), and each attempt is stored as it completes
+ * (those completing within 20 ms of each other with one statement). Retries come one
  * record at a time ({@link #attemptAgain}) and a failure is thrown, after it was stored, for the
  * retry topics to take the record on.
  *
@@ -43,6 +44,10 @@ import reactor.core.publisher.Mono;
 public class DeliveryAttempts {
 
     private static final Logger log = LoggerFactory.getLogger(DeliveryAttempts.class);
+    /** Attempts completing within this time of each other are stored with one statement. */
+    private static final Duration RECORD_WITHIN = Duration.ofMillis(20);
+    /** Retries of storing attempts that were made (about 20 s with the back-off) before the batch fails. */
+    private static final int RECORD_RETRIES = 6;
 
     /** A failed delivery to put on the first retry topic, due at {@code notBefore}. */
     public record Retry(UUID deliveryId, UUID webhookId, Instant notBefore) {
@@ -101,26 +106,49 @@ public class DeliveryAttempts {
         }
         return Flux.fromIterable(plans.getOrDefault(Plan.ATTEMPT, List.of()))
                 .flatMap(delivery -> send(delivery, delivery.attemptCount() + 1), parallelism)
+                // each attempt is stored as it completes (those that complete within RECORD_WITHIN
+                // together), not once the whole batch is done: a crash or a database failure later in
+                // the batch repeats only the POSTs whose outcome was not stored yet (issue 22)
+                .bufferTimeout(parallelism, RECORD_WITHIN, true)
+                .concatMap(done -> record(done).thenReturn(done))
+                .flatMapIterable(done -> done)
                 .collectList()
                 .flatMap(attempted -> {
-                    List<UUID> failed = ids(plans.getOrDefault(Plan.FAIL, List.of()));
-                    List<AttemptRow> rows = new ArrayList<>();
                     for (Attempted one : attempted) {
-                        if (one.outcome() == null) {
-                            failed.add(one.delivery().id());
-                            continue;
-                        }
-                        rows.add(row(one));
-                        if (!one.outcome().succeeded() && one.attempt() < RetrySchedule.MAX_ATTEMPTS) {
+                        if (one.outcome() != null && !one.outcome().succeeded() && one.attempt() < RetrySchedule.MAX_ATTEMPTS) {
                             retries.add(new Retry(one.delivery().id(), one.delivery().webhookId(), notBefore(one)));
                         }
                     }
-                    return store.recordAttempts(rows)
-                            .then(store.finish(ids(plans.getOrDefault(Plan.CANCEL, List.of())).toArray(UUID[]::new),
-                                    DeliveryState.CANCELLED))
-                            .then(store.finish(failed.toArray(UUID[]::new), DeliveryState.FAILED))
+                    return store.finish(ids(plans.getOrDefault(Plan.CANCEL, List.of())).toArray(UUID[]::new),
+                                    DeliveryState.CANCELLED)
+                            .then(store.finish(ids(plans.getOrDefault(Plan.FAIL, List.of())).toArray(UUID[]::new),
+                                    DeliveryState.FAILED))
                             .thenReturn(retries);
                 });
+    }
+
+    /**
+     * Stores attempts just made; one that could not be made (no signature) fails its delivery. A
+     * database failure here is retried for a while before it fails the batch (whose POSTs would then
+     * be made again), since the receivers already have these.
+     */
+    private Mono<Void> record(List<Attempted> done) {
+        List<AttemptRow> rows = new ArrayList<>();
+        List<UUID> unsendable = new ArrayList<>();
+        for (Attempted one : done) {
+            if (one.outcome() == null) {
+                unsendable.add(one.delivery().id());
+            } else {
+                rows.add(row(one));
+            }
+        }
+        return store.recordAttempts(rows)
+                .then(store.finish(unsendable.toArray(UUID[]::new), DeliveryState.FAILED))
+                .retryWhen(reactor.util.retry.Retry.backoff(RECORD_RETRIES, Duration.ofMillis(250))
+                        .maxBackoff(Duration.ofSeconds(5))
+                        .filter(DeliveryAttempts::isStorage)
+                        .onRetryExhaustedThrow((spec, signal) -> signal.failure()))
+                .then();
     }
 
     /** A retry of one delivery; a failed attempt is thrown, after it was stored, as {@link DeliveryAttemptFailed}. */

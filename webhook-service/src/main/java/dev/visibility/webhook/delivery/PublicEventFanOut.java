@@ -65,7 +65,8 @@ class PublicEventFanOut {
         Map<UUID, PublishedEvent> events = new LinkedHashMap<>();
         batch.forEach(event -> events.putIfAbsent(event.eventId(), event));
         return store(List.copyOf(events.values()))
-                // off the database driver's event loop: a send may wait for the topic's metadata (max.block.ms)
+                // KafkaTemplate#send waits for the topic's metadata when the producer has none yet: not on
+                // the database driver's event loop (BlockHound stopped the consumer there)
                 .publishOn(Schedulers.boundedElastic())
                 .flatMap(queued -> {
                     List<CompletableFuture<?>> sent = new ArrayList<>(queued.size());

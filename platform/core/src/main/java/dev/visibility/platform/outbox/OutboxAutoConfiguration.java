@@ -1,6 +1,7 @@
 package dev.visibility.platform.outbox;
 
 import dev.visibility.platform.db.DatabaseWakeups;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.observation.ObservationRegistry;
 import io.r2dbc.spi.ConnectionFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -25,7 +26,7 @@ import tools.jackson.databind.ObjectMapper;
         afterName = "org.springframework.boot.data.r2dbc.autoconfigure.DataR2dbcAutoConfiguration")
 @ConditionalOnClass({ConnectionFactory.class, KafkaTemplate.class})
 @ConditionalOnBean(ConnectionFactory.class)
-@EnableConfigurationProperties(OutboxProperties.class)
+@EnableConfigurationProperties({OutboxProperties.class, RetentionProperties.class})
 public class OutboxAutoConfiguration {
 
     @Bean
@@ -39,6 +40,12 @@ public class OutboxAutoConfiguration {
     }
 
     @Bean
+    @ConditionalOnProperty(prefix = "suite.retention", name = "enabled", havingValue = "true", matchIfMissing = true)
+    PlatformRetention platformRetention(DatabaseClient db, RetentionProperties retention, OutboxProperties outbox) {
+        return new PlatformRetention(db, retention, outbox);
+    }
+
+    @Bean
     DatabaseWakeups databaseWakeups(ConnectionFactory connections) {
         return new DatabaseWakeups(connections);
     }
@@ -47,8 +54,10 @@ public class OutboxAutoConfiguration {
     @ConditionalOnProperty(prefix = "suite.outbox", name = "enabled", havingValue = "true", matchIfMissing = true)
     OutboxRelay outboxRelay(DatabaseClient db, ReactiveTransactionManager transactionManager,
             KafkaProperties kafkaProperties, DatabaseWakeups wakeups, OutboxProperties properties,
-            ObjectProvider<ObservationRegistry> observations) {
-        return OutboxRelay.create(db, transactionManager, kafkaProperties, wakeups, properties,
+            ObjectProvider<ObservationRegistry> observations, ObjectProvider<MeterRegistry> meters) {
+        OutboxRelay relay = OutboxRelay.create(db, transactionManager, kafkaProperties, wakeups, properties,
                 observations.getIfUnique(() -> ObservationRegistry.NOOP));
+        meters.ifUnique(relay::countDeadLettersIn);
+        return relay;
     }
 }

@@ -13,9 +13,22 @@ import java.util.function.Supplier;
 import dev.visibility.platform.db.DatabaseWakeups;
 import dev.visibility.platform.db.WakeableLoop;
 import dev.visibility.platform.events.Topics;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.observation.ObservationRegistry;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.InvalidRecordException;
+import org.apache.kafka.common.errors.ApiException;
+import org.apache.kafka.common.errors.AuthenticationException;
+import org.apache.kafka.common.errors.ClusterAuthorizationException;
+import org.apache.kafka.common.errors.InterruptException;
+import org.apache.kafka.common.errors.InvalidTopicException;
+import org.apache.kafka.common.errors.RecordBatchTooLargeException;
+import org.apache.kafka.common.errors.RecordTooLargeException;
+import org.apache.kafka.common.errors.RetriableException;
+import org.apache.kafka.common.errors.SerializationException;
+import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
@@ -46,6 +59,8 @@ import reactor.core.scheduler.Schedulers;
 public class OutboxRelay implements SmartLifecycle {
 
     private static final Logger log = LoggerFactory.getLogger(OutboxRelay.class);
+    /** The first key of the relay's advisory locks (the second is the hash of a row's ordering key). */
+    static final int ADVISORY_LOCK_CLASS = 0x6f7574;
 
     private final DatabaseClient db;
     private final TransactionalOperator tx;
@@ -54,9 +69,9 @@ public class OutboxRelay implements SmartLifecycle {
     private final OutboxProperties properties;
     private final Scheduler scheduler;
     private volatile Supplier<Mono<Void>> afterSend = Mono::empty;
+    private volatile java.util.function.Consumer<String> deadLetters = topic -> { };
     private volatile boolean running;
     private volatile Disposable loop;
-    private volatile long lastCleanup;
 
     public OutboxRelay(DatabaseClient db, TransactionalOperator tx, KafkaTemplate<String, byte[]> kafka,
             DatabaseWakeups wakeups, OutboxProperties properties) {
@@ -96,11 +111,27 @@ public class OutboxRelay implements SmartLifecycle {
         return new OutboxRelay(db, TransactionalOperator.create(transactionManager), template, wakeups, properties);
     }
 
-    /** Publishes one batch; answers how many rows were published. */
+    /**
+     * Publishes one batch; answers how many rows left the outbox (published, or parked as dead
+     * letters). Fails when no row was acknowledged and some failed (the broker is unreachable), so
+     * that the loop backs off.
+     */
     public Mono<Integer> relayOnce() {
         return tx.transactional(fetchUnsent()
                 .flatMap(rows -> rows.isEmpty() ? Mono.just(0)
-                        : send(rows).then(Mono.defer(afterSend)).then(markSent(rows)).thenReturn(rows.size())));
+                        : send(rows).flatMap(outcomes -> Mono.defer(afterSend).then(record(rows, outcomes)))));
+    }
+
+    /**
+     * Counts parked rows in {@code registry}: {@code outbox.dead.letters} tagged with the topic
+     * (each parked row is also logged at ERROR with its eventId, topic and reason).
+     */
+    public void countDeadLettersIn(MeterRegistry registry) {
+        this.deadLetters = topic -> Counter.builder("outbox.dead.letters")
+                .description("outbox rows parked in outbox_dead_letters because the broker refuses them for good")
+                .tag("topic", topic)
+                .register(registry)
+                .increment();
     }
 
     /** Test hook: runs between the broker's acknowledgement and the mark, to simulate a crash there. */
@@ -108,51 +139,286 @@ public class OutboxRelay implements SmartLifecycle {
         this.afterSend = hook;
     }
 
+    /**
+     * The oldest unsent rows whose ordering key no other relay holds. A row's key (topic and
+     * message key; a row without a key is its own) is claimed with a transaction-scoped advisory
+     * lock, tried in id order as rows are read: a key another replica's batch holds is skipped
+     * whole, so one key's rows are in flight in one transaction at a time and are sent in id order
+     * (platform/README.md, "Outbox").
+     */
+    /**
+     * The oldest unsent rows this relay may send now. {@link #lockUnsent} claims keys as it reads;
+     * a key it skipped early in its scan (another replica's batch held it) can be released by that
+     * batch's commit before the scan reaches a later row of the same key, which it would then take
+     * ahead of the skipped one. So, holding the keys' locks, it keeps a key's rows only if the
+     * first of them is the key's oldest unsent row.
+     */
     private Mono<List<Row>> fetchUnsent() {
+        return lockUnsent().flatMap(rows -> {
+            Map<String, Long> firstInBatch = new java.util.LinkedHashMap<>();
+            for (Row row : rows) {
+                if (row.key() != null) {
+                    firstInBatch.putIfAbsent(row.topic() + "\u0000" + row.key(), row.id());
+                }
+            }
+            if (firstInBatch.isEmpty()) {
+                return Mono.just(rows);
+            }
+            String[] topics = firstInBatch.keySet().stream().map(k -> k.substring(0, k.indexOf('\u0000'))).toArray(String[]::new);
+            String[] keys = firstInBatch.keySet().stream().map(k -> k.substring(k.indexOf('\u0000') + 1)).toArray(String[]::new);
+            return db.sql("""
+                    SELECT o.topic, o.message_key, min(o.id) AS oldest FROM outbox o
+                    JOIN unnest(:topics::text[], :keys::text[]) AS k(topic, message_key)
+                      ON o.topic = k.topic AND o.message_key = k.message_key
+                    WHERE o.sent_at IS NULL GROUP BY o.topic, o.message_key""")
+                    .bind("topics", topics)
+                    .bind("keys", keys)
+                    .map((row, meta) -> Map.entry(row.get("topic", String.class) + "\u0000" + row.get("message_key", String.class),
+                            row.get("oldest", Long.class)))
+                    .all()
+                    .collectMap(Map.Entry::getKey, Map.Entry::getValue)
+                    .map(oldest -> rows.stream()
+                            .filter(row -> row.key() == null || firstInBatch.get(row.topic() + "\u0000" + row.key())
+                                    .equals(oldest.get(row.topic() + "\u0000" + row.key())))
+                            .toList());
+        });
+    }
+
+    private Mono<List<Row>> lockUnsent() {
         return db.sql("""
-                SELECT id, event_id, topic, message_key, event_type, payload FROM outbox
-                WHERE sent_at IS NULL ORDER BY id LIMIT :limit FOR UPDATE SKIP LOCKED""")
+                SELECT id, event_id, topic, message_key, event_type, payload, attempts FROM outbox
+                WHERE sent_at IS NULL
+                  AND pg_try_advisory_xact_lock(:lockClass,
+                        hashtext(current_schema() || '/' || topic || '/' || COALESCE(message_key, '#' || id)))
+                ORDER BY id LIMIT :limit FOR UPDATE SKIP LOCKED""")
+                .bind("lockClass", ADVISORY_LOCK_CLASS)
                 .bind("limit", properties.batchSize())
                 .map((row, meta) -> new Row(row.get("id", Long.class), row.get("event_id", UUID.class),
                         row.get("topic", String.class), row.get("message_key", String.class),
-                        row.get("event_type", String.class), row.get("payload", String.class)))
+                        row.get("event_type", String.class), row.get("payload", String.class),
+                        row.get("attempts", Integer.class)))
                 .all()
                 .collectList();
     }
 
-    private Mono<Void> send(List<Row> rows) {
+    /** Sends every row and answers each one's outcome, in the rows' order. */
+    private Mono<List<Outcome>> send(List<Row> rows) {
         return Mono.fromCallable(() -> {
             List<CompletableFuture<?>> acks = new ArrayList<>(rows.size());
+            Map<String, Throwable> unavailableTopics = new HashMap<>();
             for (Row row : rows) {
+                Throwable topicFailure = unavailableTopics.get(row.topic());
+                if (topicFailure != null) {
+                    // its topic's metadata did not come for an earlier row: do not wait max.block.ms again
+                    acks.add(CompletableFuture.failedFuture(topicFailure));
+                    continue;
+                }
                 ProducerRecord<String, byte[]> record = new ProducerRecord<>(row.topic(), row.key(),
                         row.payload().getBytes(StandardCharsets.UTF_8));
                 record.headers().add(Topics.EVENT_ID_HEADER, row.eventId().toString().getBytes(StandardCharsets.UTF_8));
                 record.headers().add(Topics.EVENT_TYPE_HEADER, row.eventType().getBytes(StandardCharsets.UTF_8));
-                acks.add(kafka.send(record));
+                CompletableFuture<?> ack;
+                try {
+                    ack = kafka.send(record);
+                } catch (RuntimeException e) {
+                    ack = CompletableFuture.failedFuture(e);
+                }
+                if (ack.isCompletedExceptionally()) {
+                    Throwable cause = ack.handle((ok, e) -> e).join();
+                    if (kindOf(cause) == Kind.TOPIC_MISSING) {
+                        unavailableTopics.put(row.topic(), cause);
+                    }
+                }
+                acks.add(ack);
             }
-            return CompletableFuture.allOf(acks.toArray(CompletableFuture[]::new));
+            return acks;
         }).subscribeOn(scheduler)
-                .flatMap(Mono::fromFuture)
-                .timeout(properties.sendTimeout())
-                .then();
+                .flatMap(acks -> Mono.fromFuture(CompletableFuture.allOf(acks.stream()
+                                .map(ack -> ack.handle((ok, e) -> null)).toArray(CompletableFuture[]::new)))
+                        .timeout(properties.sendTimeout(), Mono.empty())
+                        .then(Mono.fromSupplier(() -> acks.stream().map(OutboxRelay::outcomeOf).toList())));
     }
 
-    private Mono<Void> markSent(List<Row> rows) {
-        Long[] ids = rows.stream().map(Row::id).toArray(Long[]::new);
-        return db.sql("UPDATE outbox SET sent_at = now() WHERE id = ANY(:ids)")
-                .bind("ids", ids)
-                .then();
+    private static Outcome outcomeOf(CompletableFuture<?> ack) {
+        if (!ack.isDone()) {
+            return new Outcome(Kind.TRANSIENT, "no acknowledgement within the send time-out");
+        }
+        Throwable failure = ack.handle((ok, e) -> e).join();
+        if (failure == null) {
+            return Outcome.ACKNOWLEDGED;
+        }
+        return new Outcome(kindOf(failure), describe(failure));
     }
 
-    private Mono<Void> cleanupIfDue() {
-        long now = System.currentTimeMillis();
-        if (now - lastCleanup < 60_000) {
+    /**
+     * Records the batch's outcomes in its transaction: acknowledged rows are marked sent, rows the
+     * broker refuses for good are parked, and rows that failed otherwise stay for the next round,
+     * an attempt counted only if the broker acknowledged other rows of the batch (an outage of the
+     * broker parks nothing).
+     */
+    private Mono<Integer> record(List<Row> rows, List<Outcome> outcomes) {
+        List<Long> sent = new ArrayList<>();
+        List<Row> poison = new ArrayList<>();
+        List<String> poisonReasons = new ArrayList<>();
+        List<Long> failedAttempts = new ArrayList<>();
+        List<String> failedReasons = new ArrayList<>();
+        String transientFailure = null;
+        for (int i = 0; i < rows.size(); i++) {
+            Row row = rows.get(i);
+            Outcome outcome = outcomes.get(i);
+            switch (outcome.kind()) {
+                case ACKNOWLEDGED -> sent.add(row.id());
+                case POISON -> {
+                    poison.add(row);
+                    poisonReasons.add(outcome.reason());
+                }
+                case TOPIC_MISSING, REFUSED -> {
+                    failedAttempts.add(row.id());
+                    failedReasons.add(outcome.reason());
+                }
+                case TRANSIENT -> transientFailure = outcome.reason();
+            }
+        }
+        boolean brokerAnswers = !sent.isEmpty() || !poison.isEmpty();
+        List<Row> exhausted = new ArrayList<>();
+        List<String> exhaustedReasons = new ArrayList<>();
+        List<Long> counted = new ArrayList<>();
+        List<String> countedReasons = new ArrayList<>();
+        if (brokerAnswers) {
+            for (int i = 0; i < failedAttempts.size(); i++) {
+                long id = failedAttempts.get(i);
+                Row row = rows.stream().filter(r -> r.id() == id).findFirst().orElseThrow();
+                if (row.attempts() + 1 >= properties.maxAttempts()) {
+                    exhausted.add(row);
+                    exhaustedReasons.add("failed " + (row.attempts() + 1) + " times: " + failedReasons.get(i));
+                } else {
+                    counted.add(id);
+                    countedReasons.add(failedReasons.get(i));
+                }
+            }
+        }
+        poison.addAll(exhausted);
+        poisonReasons.addAll(exhaustedReasons);
+        int progressed = sent.size() + poison.size();
+        Mono<Void> work = markSent(sent)
+                .then(park(poison, poisonReasons))
+                .then(countAttempts(counted, countedReasons));
+        if (progressed == 0) {
+            String reason = transientFailure != null ? transientFailure
+                    : failedReasons.isEmpty() ? "no row acknowledged" : failedReasons.get(0);
+            // nothing moved: roll back (no attempt is counted during an outage) and back off
+            return Mono.error(new OutboxUnavailable(rows.size() + " rows not acknowledged: " + reason));
+        }
+        return work.thenReturn(progressed);
+    }
+
+    private Mono<Void> markSent(List<Long> ids) {
+        if (ids.isEmpty()) {
             return Mono.empty();
         }
-        lastCleanup = now;
-        return db.sql("DELETE FROM outbox WHERE sent_at < now() - make_interval(secs => :seconds)")
-                .bind("seconds", (double) properties.retention().toSeconds())
+        return db.sql("UPDATE outbox SET sent_at = now() WHERE id = ANY(:ids)")
+                .bind("ids", ids.toArray(Long[]::new))
                 .then();
+    }
+
+    private Mono<Void> countAttempts(List<Long> ids, List<String> reasons) {
+        if (ids.isEmpty()) {
+            return Mono.empty();
+        }
+        return db.sql("""
+                UPDATE outbox SET attempts = attempts + 1, last_error = failed.reason
+                FROM unnest(:ids::bigint[], :reasons::text[]) AS failed(id, reason) WHERE outbox.id = failed.id""")
+                .bind("ids", ids.toArray(Long[]::new))
+                .bind("reasons", reasons.toArray(String[]::new))
+                .then();
+    }
+
+    /** Moves rows into {@code outbox_dead_letters} with their reasons; logs and counts each. */
+    private Mono<Void> park(List<Row> rows, List<String> reasons) {
+        if (rows.isEmpty()) {
+            return Mono.empty();
+        }
+        Long[] ids = rows.stream().map(Row::id).toArray(Long[]::new);
+        return db.sql("""
+                WITH parked AS (
+                    DELETE FROM outbox USING unnest(:ids::bigint[], :reasons::text[]) AS bad(id, reason)
+                    WHERE outbox.id = bad.id
+                    RETURNING outbox.*, bad.reason)
+                INSERT INTO outbox_dead_letters (id, event_id, topic, message_key, event_type, payload, created_at,
+                    attempts, reason)
+                SELECT id, event_id, topic, message_key, event_type, payload, created_at, attempts + 1, reason FROM parked
+                ON CONFLICT DO NOTHING""")
+                .bind("ids", ids)
+                .bind("reasons", reasons.toArray(String[]::new))
+                .then()
+                .doOnSuccess(done -> {
+                    for (int i = 0; i < rows.size(); i++) {
+                        Row row = rows.get(i);
+                        // the reason names the refusal, never a value of the payload
+                        log.error("Outbox row parked in outbox_dead_letters: eventId={} topic={} type={} reason={}",
+                                row.eventId(), row.topic(), row.eventType(), reasons.get(i));
+                        deadLetters.accept(row.topic());
+                    }
+                });
+    }
+
+    /** How the broker's answer to one record is handled. */
+    enum Kind {
+        ACKNOWLEDGED,
+        /** refused for good: parked at once */
+        POISON,
+        /** the topic never appeared in the metadata: counted, parked after max-attempts */
+        TOPIC_MISSING,
+        /** a refusal of no known kind that is not retriable: counted, parked after max-attempts */
+        REFUSED,
+        /** the broker's outage or a time-out: retried for as long as it lasts, never parked */
+        TRANSIENT
+    }
+
+    record Outcome(Kind kind, String reason) {
+        static final Outcome ACKNOWLEDGED = new Outcome(Kind.ACKNOWLEDGED, null);
+    }
+
+    static Kind kindOf(Throwable failure) {
+        for (Throwable e = failure; e != null; e = e.getCause() == e ? null : e.getCause()) {
+            if (e instanceof RecordTooLargeException || e instanceof RecordBatchTooLargeException
+                    || e instanceof InvalidTopicException || e instanceof TopicAuthorizationException
+                    || e instanceof InvalidRecordException || e instanceof SerializationException) {
+                return Kind.POISON;
+            }
+            if (e instanceof org.apache.kafka.common.errors.TimeoutException && e.getMessage() != null
+                    && e.getMessage().contains("not present in metadata")) {
+                return Kind.TOPIC_MISSING;
+            }
+            if (e instanceof RetriableException || e instanceof java.util.concurrent.TimeoutException
+                    || e instanceof InterruptException) {
+                return Kind.TRANSIENT;
+            }
+            if (e instanceof ApiException) {
+                return e instanceof AuthenticationException || e instanceof ClusterAuthorizationException
+                        ? Kind.TRANSIENT : Kind.REFUSED;
+            }
+        }
+        return Kind.TRANSIENT;
+    }
+
+    /** The innermost Kafka exception's class and message (Kafka's messages name sizes and topics, not values). */
+    private static String describe(Throwable failure) {
+        Throwable chosen = failure;
+        for (Throwable e = failure; e != null; e = e.getCause() == e ? null : e.getCause()) {
+            if (e instanceof org.apache.kafka.common.KafkaException) {
+                chosen = e;
+            }
+        }
+        String text = chosen.getClass().getSimpleName() + (chosen.getMessage() == null ? "" : ": " + chosen.getMessage());
+        return text.length() > 500 ? text.substring(0, 500) : text;
+    }
+
+    /** No row of a batch was acknowledged: the broker is unreachable or slow; the batch is retried after a pause. */
+    static final class OutboxUnavailable extends RuntimeException {
+        OutboxUnavailable(String message) {
+            super(message, null, false, false);
+        }
     }
 
     @Override
@@ -161,9 +427,8 @@ public class OutboxRelay implements SmartLifecycle {
         WakeableLoop rounds = new WakeableLoop(wakeups.of("outbox"), wakeups::listening, properties.pollInterval(),
                 properties.idlePollInterval(), Duration.ZERO, Duration.ofSeconds(1), scheduler);
         // a full batch runs again at once; a failure backs off for a second, so a broker outage does not spin
-        loop = rounds.start(() -> relayOnce().flatMap(published -> published >= properties.batchSize()
-                        ? Mono.just(true)
-                        : cleanupIfDue().onErrorResume(e -> Mono.empty()).thenReturn(false)),
+        // sent rows are deleted by PlatformRetention (suite.outbox.retention)
+        loop = rounds.start(() -> relayOnce().map(moved -> moved >= properties.batchSize()),
                 e -> log.warn("Outbox relay batch failed, will retry: {}", e.toString()));
     }
 
@@ -182,6 +447,6 @@ public class OutboxRelay implements SmartLifecycle {
         return running;
     }
 
-    private record Row(Long id, UUID eventId, String topic, String key, String eventType, String payload) {
+    private record Row(long id, UUID eventId, String topic, String key, String eventType, String payload, int attempts) {
     }
 }
