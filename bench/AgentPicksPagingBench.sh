@@ -8,6 +8,8 @@
 # The program is visibility-service/src/test/java/dev/visibility/visibility/bench/AgentPicksPagingBench.java.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# the platform and its parent POMs into ~/.m2 first (-am): a fresh clone has none of them installed
+mvn -B -o -q install -DskipTests -pl platform/core,platform/testing -am
 mvn -B -o -q test-compile -pl visibility-service
 mvn -B -o -q dependency:build-classpath -pl visibility-service -Dmdep.includeScope=test \
   -Dmdep.outputFile=target/bench-classpath.txt

@@ -7,7 +7,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 offline=${MAVEN_OFFLINE:--o}
-mvn -B -q $offline install -DskipTests -pl platform/core,platform/testing
+# -am: the root and platform parent POMs too, which a fresh clone has not installed yet
+mvn -B -q $offline install -DskipTests -pl platform/core,platform/testing -am
 mvn -B -q $offline test-compile -pl webhook-service
 mvn -B -q $offline dependency:build-classpath -pl webhook-service -Dmdep.includeScope=test \
   -Dmdep.outputFile=target/bench.classpath >/dev/null
