@@ -52,7 +52,7 @@ class RedisOutageDrillSystemTest {
             tally(down, gateway == edge.gatewayA ? "a" : "b", answer);
         }
         for (ServiceProcess gateway : gateways) {
-            Answer ready = Http.get(gateway.baseUrl(), "/actuator/health/readiness", null);
+            Answer ready = Http.get(gateway.managementUrl(), "/actuator/health/readiness", null);
             assertThat(ready.status()).as(ready.body()).isEqualTo(200);
             assertThat(storeStatus(ready)).isEqualTo("DEGRADED");
         }
@@ -63,7 +63,7 @@ class RedisOutageDrillSystemTest {
         edge.redis = ServiceProcess.startRedis(redisPort);
         for (ServiceProcess gateway : gateways) {
             Waits.until(gateway + " uses Redis again", WITHIN,
-                    () -> Http.get(gateway.baseUrl(), "/actuator/health/readiness", null),
+                    () -> Http.get(gateway.managementUrl(), "/actuator/health/readiness", null),
                     ready -> ready.status() == 200 && "UP".equals(storeStatus(ready)));
         }
         Map<String, int[]> back = new TreeMap<>();
