@@ -42,25 +42,28 @@ class RedisOutageDrillSystemTest {
         Map<String, int[]> down = new TreeMap<>();
         int fiveHundreds = 0;
         int sent = 0;
-        for (int i = 0; i < 3 * Edge.PLUS_LIMIT; i++) {
-            ServiceProcess gateway = gateways.get(i % 2);
-            Answer answer = Http.get(gateway.baseUrl(), usage, key);
-            sent++;
-            fiveHundreds += answer.status() >= 500 ? 1 : 0;
-            assertThat(answer.status()).as(answer.body()).isIn(200, 429);
-            assertThat(answer.header("X-RateLimit-Limit")).isEqualTo(Integer.toString(LOCAL_LIMIT));
-            tally(down, gateway == edge.gatewayA ? "a" : "b", answer);
+        try {
+            for (int i = 0; i < 3 * Edge.PLUS_LIMIT; i++) {
+                ServiceProcess gateway = gateways.get(i % 2);
+                Answer answer = Http.get(gateway.baseUrl(), usage, key);
+                sent++;
+                fiveHundreds += answer.status() >= 500 ? 1 : 0;
+                assertThat(answer.status()).as(answer.body()).isIn(200, 429);
+                assertThat(answer.header("X-RateLimit-Limit")).isEqualTo(Integer.toString(LOCAL_LIMIT));
+                tally(down, gateway == edge.gatewayA ? "a" : "b", answer);
+            }
+            for (ServiceProcess gateway : gateways) {
+                Answer ready = Http.get(gateway.managementUrl(), "/actuator/health/readiness", null);
+                assertThat(ready.status()).as(ready.body()).isEqualTo(200);
+                assertThat(storeStatus(ready)).isEqualTo("DEGRADED");
+            }
+            // per replica and window: exactly the local limit admitted (fresh local counters), the rest 429
+            down.forEach((window, counts) -> assertThat(counts[0]).as("admitted in " + window)
+                    .isEqualTo(Math.min(LOCAL_LIMIT, counts[0] + counts[1])));
+        } finally {
+            // whatever happened above: the tests after this one share these gateways and their store
+            edge.redis = ServiceProcess.startRedis(redisPort);
         }
-        for (ServiceProcess gateway : gateways) {
-            Answer ready = Http.get(gateway.managementUrl(), "/actuator/health/readiness", null);
-            assertThat(ready.status()).as(ready.body()).isEqualTo(200);
-            assertThat(storeStatus(ready)).isEqualTo("DEGRADED");
-        }
-        // per replica and window: exactly the local limit admitted (fresh local counters), the rest 429
-        down.forEach((window, counts) -> assertThat(counts[0]).as("admitted in " + window)
-                .isEqualTo(Math.min(LOCAL_LIMIT, counts[0] + counts[1])));
-
-        edge.redis = ServiceProcess.startRedis(redisPort);
         for (ServiceProcess gateway : gateways) {
             Waits.until(gateway + " uses Redis again", WITHIN,
                     () -> Http.get(gateway.managementUrl(), "/actuator/health/readiness", null),
