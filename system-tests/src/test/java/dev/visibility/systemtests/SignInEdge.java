@@ -46,8 +46,11 @@ final class SignInEdge {
         try {
             Path seedFile = Files.createTempDirectory("oauth-seed").resolve("seed.json");
             ServiceProcess.prepare("auth-service", "gateway");
+            // its own schema and its own consumer group: in the group of Edge's auth-service it would take
+            // some usage.requests partitions and count them into auth_oauth (EdgeSystemTest's usage was lost)
             auth = ServiceProcess.startJar("auth-service", "auth-service-oauth", env, "--spring.profiles.active=local",
-                    "--suite.db.schema=auth_oauth", "--suite.local.seed-file=" + seedFile);
+                    "--suite.db.schema=auth_oauth", "--suite.local.seed-file=" + seedFile,
+                    "--spring.kafka.consumer.group-id=auth-service-oauth");
             started.add(auth);
             int down = ServiceProcess.freePort();
             List<String> routes = new ArrayList<>(List.of("--suite.services.auth-service=" + auth.baseUrl()));
