@@ -105,8 +105,13 @@ class ExposureTest {
                 """);
 
         Map<String, Object> gateway = rendered.ofService("NetworkPolicy", "gateway");
+        // the given sources, and auth-service: the dashboard's webhooks page calls the public API through the gateway
         assertThat(Node.at(gateway, "spec.ingress.0.from")).isEqualTo(List.of(Map.of("namespaceSelector",
-                Map.of("matchLabels", Map.of("kubernetes.io/metadata.name", "ingress-nginx")))));
+                Map.of("matchLabels", Map.of("kubernetes.io/metadata.name", "ingress-nginx"))),
+                Map.of("podSelector", Map.of("matchLabels", Map.of("app.kubernetes.io/name", "auth-service",
+                        "app.kubernetes.io/instance", RELEASE)))));
+        assertThat(rendered.env("auth-service").get("SUITE_DASHBOARD_API_URL"))
+                .isEqualTo(Map.of("name", "SUITE_DASHBOARD_API_URL", "value", "http://" + RELEASE + "-gateway:8080"));
         for (String service : SERVICES) {
             Map<String, Object> policy = rendered.ofService("NetworkPolicy", service);
             assertThat(Node.at(policy, "spec.policyTypes")).as(service).isEqualTo(List.of("Ingress", "Egress"));

@@ -25,16 +25,34 @@ public class ApiKeyRepository {
 
     /** Inserts a key; answers its creation time. {@code scopes} null means "all default scopes". */
     Instant insert(UUID id, UUID projectId, String name, NewApiKey key, List<String> scopes, UUID createdBy) {
+        return insert(id, projectId, name, key, scopes, createdBy, null);
+    }
+
+    /** As {@link #insert(UUID, UUID, String, NewApiKey, List, UUID)}; a dashboard session's key ends at {@code sessionExpiresAt}. */
+    Instant insert(UUID id, UUID projectId, String name, NewApiKey key, List<String> scopes, UUID createdBy,
+            Instant sessionExpiresAt) {
         return jdbc.sql("""
-                INSERT INTO api_keys (id, project_id, name, prefix, key_hash, scopes, created_by)
-                VALUES (:id, :project, :name, :prefix, :hash, :scopes, :createdBy)
+                INSERT INTO api_keys (id, project_id, name, prefix, key_hash, scopes, created_by, session_expires_at)
+                VALUES (:id, :project, :name, :prefix, :hash, :scopes, :createdBy, :sessionExpiresAt)
                 RETURNING created_at""")
                 .param("id", id).param("project", projectId).param("name", name)
                 .param("prefix", key.visiblePrefix()).param("hash", key.hash())
                 .param("scopes", scopes == null ? null : scopes.toArray(String[]::new), Types.ARRAY)
                 .param("createdBy", createdBy, Types.OTHER)
+                .param("sessionExpiresAt", Db.timestamp(sessionExpiresAt), Types.TIMESTAMP)
                 .query((row, n) -> Db.instant(row, "created_at"))
                 .single();
+    }
+
+    /** Dashboard session keys still active after their session's end: (key id, project id), oldest first. */
+    List<UUID[]> expiredSessionKeys(int limit) {
+        return jdbc.sql("""
+                SELECT id, project_id FROM api_keys
+                WHERE session_expires_at < now() AND revoked_at IS NULL
+                ORDER BY session_expires_at LIMIT :limit""")
+                .param("limit", limit)
+                .query((row, n) -> new UUID[] {Db.uuid(row, "id"), Db.uuid(row, "project_id")})
+                .list();
     }
 
     /** A project's keys, revoked ones included, newest first. */

@@ -67,6 +67,37 @@ public class ApiKeyService {
     }
 
     /**
+     * A key for the dashboard's own calls through the gateway on behalf of a signed-in member
+     * (auth-service README, "Webhooks page"): narrowed to {@code scopes}, named so that it is
+     * recognisable in the key list, and revoked by {@link #revokeSessionKey} at sign-out or by
+     * {@link #revokeExpiredSessionKeys} once {@code expiresAt} has passed. The caller has checked
+     * the member's permission on the project.
+     */
+    public CreatedApiKey createSessionKey(UUID projectId, String name, List<String> scopes, UUID memberId,
+            Instant expiresAt) {
+        NewApiKey key = NewApiKey.generate(properties.prefix());
+        UUID id = UUID.randomUUID();
+        return tx.execute(status -> {
+            Instant createdAt = keys.insert(id, projectId, name, key, scopes, memberId, expiresAt);
+            publish(ApiKeyChanged.Change.CREATED, key.hash(), id, projectId, scopes, createdAt);
+            return new CreatedApiKey(id, projectId, name, key, scopes, createdAt);
+        });
+    }
+
+    /** Revokes a dashboard session's key (its session ended); nothing when it is revoked already. */
+    public void revokeSessionKey(UUID keyId, UUID projectId) {
+        tx.executeWithoutResult(status -> keys.revoke(keyId, projectId).ifPresent(revoked -> publish(
+                ApiKeyChanged.Change.REVOKED, revoked.keyHash(), keyId, projectId, revoked.scopes(), revoked.revokedAt())));
+    }
+
+    /** Revokes the dashboard session keys whose session has ended without a sign-out (a crash, a restart); answers how many. */
+    public int revokeExpiredSessionKeys() {
+        List<UUID[]> expired = keys.expiredSessionKeys(500);
+        expired.forEach(key -> revokeSessionKey(key[0], key[1]));
+        return expired.size();
+    }
+
+    /**
      * Spec 5.2, 5.3: members with {@code settings.manage}, on a plan with API access; the body is
      * read only once the member may create keys there (403 and 404 before a 400 about the body).
      */
