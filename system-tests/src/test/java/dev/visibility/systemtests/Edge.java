@@ -71,8 +71,10 @@ public final class Edge {
             ServiceProcess redis = ServiceProcess.startRedis();
             this.redis = redis;
             started.add(redis);
+            // the domain gateway's port is chosen first: the dashboard's webhooks page calls the API through it
+            int domainPort = ServiceProcess.freePort();
             auth = ServiceProcess.startJar("auth-service", "auth-service", env, "--spring.profiles.active=local",
-                    "--suite.local.seed-file=" + seedFile);
+                    "--suite.local.seed-file=" + seedFile, "--suite.dashboard.api-url=http://127.0.0.1:" + domainPort);
             visibility = ServiceProcess.startJar("visibility-service", "visibility-service", env);
             actionsEnv = Map.copyOf(env);
             actions = ServiceProcess.startJar("actions-service", "actions-service", env);
@@ -122,7 +124,7 @@ public final class Edge {
             this.gatewayEnv = Map.copyOf(gatewayEnv);
             gatewayA = ServiceProcess.startJar("gateway", "gateway-a", gatewayEnv, shared.toArray(String[]::new));
             gatewayB = ServiceProcess.startJar("gateway", "gateway-b", gatewayEnv, shared.toArray(String[]::new));
-            domain = ServiceProcess.startJar("gateway", "gateway-c", gatewayEnv, unthrottled.toArray(String[]::new));
+            domain = ServiceProcess.startJar("gateway", "gateway-c", domainPort, gatewayEnv, unthrottled.toArray(String[]::new));
             List<ServiceProcess> services = List.of(auth, visibility, actions, webhook, gatewayA, gatewayB, domain);
             started.addAll(services);
             CompletableFuture.allOf(services.stream()
@@ -156,6 +158,6 @@ public final class Edge {
 
     /** What auth-service's local seeding wrote (the same fields ./suite up puts in credentials.json). */
     public record Seed(String accountId, String projectId, String apiKey, String otherProjectId, String otherApiKey,
-            String adminToken) {
+            String adminToken, String memberEmail, String memberPassword) {
     }
 }

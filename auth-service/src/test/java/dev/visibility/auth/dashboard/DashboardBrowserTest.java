@@ -2,14 +2,9 @@ package dev.visibility.auth.dashboard;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.File;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.security.MessageDigest;
 import java.time.Duration;
 import java.util.Base64;
@@ -20,16 +15,13 @@ import dev.visibility.auth.secrets.Secrets;
 import dev.visibility.auth.signin.MemberCredentials;
 import dev.visibility.auth.support.FormClient;
 import dev.visibility.auth.support.TestAccounts;
+import dev.visibility.platform.testing.HeadlessChromium;
 import dev.visibility.platform.testing.Http;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
-import org.openqa.selenium.OutputType;
 import org.openqa.selenium.WebDriver;
-import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -48,10 +40,6 @@ import org.springframework.test.web.reactive.server.WebTestClient;
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 class DashboardBrowserTest {
 
-    static final String CHROMIUM = "/usr/lib/chromium/chromium";
-    static final String CHROMEDRIVER = "/usr/bin/chromedriver";
-    static final Path SCREENSHOTS = Path.of("target", "screenshots");
-
     @LocalServerPort
     int port;
     @Autowired
@@ -64,17 +52,10 @@ class DashboardBrowserTest {
     private String base;
 
     @BeforeEach
-    void startChromium() throws IOException {
-        ChromeOptions options = new ChromeOptions();
-        options.setBinary(CHROMIUM);
-        options.addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-                "--window-size=1280,1000");
-        ChromeDriverService service = new ChromeDriverService.Builder()
-                .usingDriverExecutable(new File(CHROMEDRIVER)).usingAnyFreePort().build();
-        browser = new ChromeDriver(service, options);
+    void startChromium() {
+        browser = HeadlessChromium.start();
         wait = new WebDriverWait(browser, Duration.ofSeconds(30));
         base = "http://localhost:" + port;
-        Files.createDirectories(SCREENSHOTS);
     }
 
     @AfterEach
@@ -85,12 +66,7 @@ class DashboardBrowserTest {
     }
 
     private void screenshot(String name) {
-        File shot = ((org.openqa.selenium.TakesScreenshot) browser).getScreenshotAs(OutputType.FILE);
-        try {
-            Files.copy(shot.toPath(), SCREENSHOTS.resolve(name + ".png"), StandardCopyOption.REPLACE_EXISTING);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        HeadlessChromium.screenshot(browser, name);
     }
 
     private void open(String path) {
