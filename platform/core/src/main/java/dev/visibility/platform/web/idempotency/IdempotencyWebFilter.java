@@ -1,15 +1,8 @@
 package dev.visibility.platform.web.idempotency;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 import java.util.concurrent.atomic.AtomicReference;
 
-import dev.visibility.platform.error.ApiException;
-import dev.visibility.platform.error.ErrorCode;
 import dev.visibility.platform.error.InvalidRequest;
-import dev.visibility.platform.security.Caller;
 import dev.visibility.platform.security.reactive.CurrentCaller;
 import org.reactivestreams.Publisher;
 import org.springframework.core.Ordered;
@@ -40,8 +33,8 @@ import reactor.core.publisher.Mono;
  */
 public class IdempotencyWebFilter implements WebFilter, Ordered {
 
-    public static final String HEADER = "Idempotency-Key";
-    public static final String REPLAYED = "Idempotent-Replayed";
+    public static final String HEADER = IdempotencyCodec.HEADER;
+    public static final String REPLAYED = IdempotencyCodec.REPLAYED;
     /** After Spring Security's filter chain (order -100), which puts the caller in the context. */
     public static final int ORDER = 0;
 
@@ -62,38 +55,30 @@ public class IdempotencyWebFilter implements WebFilter, Ordered {
         if (key == null || exchange.getRequest().getMethod() != HttpMethod.POST) {
             return chain.filter(exchange);
         }
-        if (key.isEmpty() || key.length() > 255 || !key.chars().allMatch(c -> c >= 0x21 && c <= 0x7e)) {
-            return Mono.error(new InvalidRequest(
-                    "Idempotency-Key must be 1 to 255 visible ASCII characters", "invalid_idempotency_key"));
+        try {
+            IdempotencyCodec.requireValid(key);
+        } catch (InvalidRequest e) {
+            return Mono.error(e);
         }
         return CurrentCaller.get()
-                .map(IdempotencyWebFilter::scope)
+                .map(IdempotencyCodec::scope)
                 .defaultIfEmpty("anonymous")
                 .flatMap(scope -> DataBufferUtils.join(exchange.getRequest().getBody())
                         .map(IdempotencyWebFilter::bytes)
                         .defaultIfEmpty(new byte[0])
                         .flatMap(body -> {
-                            String hash = hash(exchange, body);
+                            String hash = IdempotencyCodec.requestHash(exchange.getRequest().getURI().getRawPath(), body);
                             return keys.claim(scope, key, hash).flatMap(claim -> {
                                 if (claim instanceof IdempotencyKeys.Completed done) {
                                     return done.requestHash().equals(hash) ? replay(exchange.getResponse(), done)
-                                            : Mono.error(reused());
+                                            : Mono.error(IdempotencyCodec.reused());
                                 }
                                 if (claim instanceof IdempotencyKeys.InProgress running) {
-                                    return Mono.error(running.requestHash().equals(hash)
-                                            ? new ApiException(ErrorCode.CONFLICT, 409,
-                                                    "A request with this Idempotency-Key is still running; retry later",
-                                                    "idempotency_key_in_use", java.util.Map.of())
-                                            : reused());
+                                    return Mono.error(IdempotencyCodec.inProgress(running.requestHash().equals(hash)));
                                 }
                                 return run(exchange, chain, scope, key, body);
                             });
                         }));
-    }
-
-    private static InvalidRequest reused() {
-        return new InvalidRequest("This Idempotency-Key was used with another request (method, path or body)",
-                "idempotency_key_reused");
     }
 
     /** Runs the request with its body replayed, stores its answer before it is written. */
@@ -155,30 +140,6 @@ public class IdempotencyWebFilter implements WebFilter, Ordered {
             return response.setComplete();
         }
         return response.writeWith(Mono.just(response.bufferFactory().wrap(done.body())));
-    }
-
-    private static String scope(Caller caller) {
-        if (caller.keyId() != null) {
-            return "key:" + caller.keyId();
-        }
-        if (caller.clientId() != null) {
-            return "client:" + caller.clientId();
-        }
-        if (caller.userId() != null) {
-            return "member:" + caller.userId();
-        }
-        return "account:" + caller.accountId();
-    }
-
-    private static String hash(ServerWebExchange exchange, byte[] body) {
-        try {
-            MessageDigest digest = MessageDigest.getInstance("SHA-256");
-            digest.update(("POST " + exchange.getRequest().getURI().getRawPath() + "\n").getBytes(StandardCharsets.UTF_8));
-            digest.update(body);
-            return HexFormat.of().formatHex(digest.digest());
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
     }
 
     private static byte[] bytes(DataBuffer buffer) {
