@@ -12,7 +12,6 @@ import dev.visibility.auth.accounts.MemberRole;
 import dev.visibility.auth.accounts.Permissions;
 import dev.visibility.auth.accounts.Plan;
 import dev.visibility.auth.secrets.Secrets;
-import dev.visibility.auth.signin.MemberCredentials;
 import dev.visibility.auth.support.FormClient;
 import dev.visibility.auth.support.FormClient.Page;
 import dev.visibility.auth.support.TestAccounts;
@@ -39,8 +38,6 @@ class DashboardTest {
     int port;
     @Autowired
     TestAccounts accounts;
-    @Autowired
-    MemberCredentials credentials;
 
     private TestAccounts.Team team;
     private WebTestClient api;
@@ -51,17 +48,6 @@ class DashboardTest {
         api = Http.client(port);
     }
 
-    private FormClient signedIn(UUID member) {
-        String email = "dash-" + UUID.randomUUID() + "@example.com";
-        accounts.setEmail(member, email);
-        credentials.setPassword(member, "dashboard password");
-        FormClient browser = new FormClient("http://localhost:" + port);
-        Page form = browser.get("/login");
-        assertThat(browser.post("/login", Map.of("email", email, "password", "dashboard password", "_csrf", form.csrf()))
-                .location()).endsWith("/dashboard");
-        return browser;
-    }
-
     private int lookup(String key) {
         return api.get().uri("/internal/v1/api-keys/" + Secrets.sha256Hex(key))
                 .header(HttpHeaders.AUTHORIZATION, TestAccounts.internalBearer()).exchange()
@@ -70,7 +56,7 @@ class DashboardTest {
 
     @Test
     void managerCreatesAKeySeenOnceUsesItAndRevokesItAfterConfirmation() {
-        FormClient browser = signedIn(team.ownerId());
+        FormClient browser = accounts.signedIn(port, team.ownerId());
         Page dashboard = browser.get("/dashboard");
         assertThat(dashboard.body()).contains(team.projectId().toString(), "API keys");
 
@@ -108,7 +94,7 @@ class DashboardTest {
     void memberWithoutSettingsManageSeesNoCreateOrRevokeAndIsRefused() {
         UUID viewer = accounts.member(team.accountId(), MemberRole.MEMBER);
         accounts.grant(team.projectId(), viewer, Permissions.PROJECT_VIEW);
-        FormClient browser = signedIn(viewer);
+        FormClient browser = accounts.signedIn(port, viewer);
         String keysPath = "/dashboard/projects/" + team.projectId() + "/api-keys";
         Page keys = browser.get(keysPath);
         assertThat(keys.status()).isEqualTo(200);
@@ -121,7 +107,7 @@ class DashboardTest {
 
     @Test
     void badNamesAndOtherAccountsProjectsAreShownAsProblems() {
-        FormClient browser = signedIn(team.ownerId());
+        FormClient browser = accounts.signedIn(port, team.ownerId());
         String keysPath = "/dashboard/projects/" + team.projectId() + "/api-keys";
         Page keys = browser.get(keysPath);
         Page blank = browser.post(keysPath, Map.of("name", "  ", "_csrf", keys.csrf()));

@@ -14,7 +14,6 @@ import dev.visibility.auth.accounts.Permissions;
 import dev.visibility.auth.accounts.Plan;
 import dev.visibility.auth.keys.ApiKeyService;
 import dev.visibility.auth.keys.ApiKeySummary;
-import dev.visibility.auth.signin.MemberCredentials;
 import dev.visibility.auth.support.FormClient;
 import dev.visibility.auth.support.FormClient.Page;
 import dev.visibility.auth.support.TestAccounts;
@@ -37,22 +36,9 @@ class WebhooksPageTest {
     @Autowired
     TestAccounts accounts;
     @Autowired
-    MemberCredentials credentials;
-    @Autowired
     ApiKeyService keys;
     @Autowired
     AccountRepository accountRepository;
-
-    private FormClient signedIn(UUID member) {
-        String email = "hooks-" + UUID.randomUUID() + "@example.com";
-        accounts.setEmail(member, email);
-        credentials.setPassword(member, "webhooks password");
-        FormClient browser = new FormClient("http://localhost:" + port);
-        Page form = browser.get("/login");
-        assertThat(browser.post("/login", Map.of("email", email, "password", "webhooks password", "_csrf", form.csrf()))
-                .location()).endsWith("/dashboard");
-        return browser;
-    }
 
     private List<ApiKeySummary> sessionKeys(UUID ownerId, UUID projectId) {
         Member owner = accountRepository.findMember(ownerId).orElseThrow();
@@ -63,7 +49,7 @@ class WebhooksPageTest {
     @Test
     void theSessionKeyIsNarrowedToWebhooksReusedAndRevokedAtSignOut() {
         TestAccounts.Team team = accounts.team(Plan.PLUS);
-        FormClient browser = signedIn(team.ownerId());
+        FormClient browser = accounts.signedIn(port, team.ownerId());
         assertThat(browser.get("/dashboard").body()).contains("class=\"webhooks-link\"");
         String page = "/dashboard/projects/" + team.projectId() + "/webhooks";
 
@@ -108,14 +94,14 @@ class WebhooksPageTest {
         TestAccounts.Team plus = accounts.team(Plan.PLUS);
         UUID viewer = accounts.member(plus.accountId(), MemberRole.MEMBER);
         accounts.grant(plus.projectId(), viewer, Permissions.PROJECT_VIEW);
-        FormClient viewerBrowser = signedIn(viewer);
+        FormClient viewerBrowser = accounts.signedIn(port, viewer);
         assertThat(viewerBrowser.get("/dashboard").body()).doesNotContain("class=\"webhooks-link\"");
         Page refused = viewerBrowser.get("/dashboard/projects/" + plus.projectId() + "/webhooks");
         assertThat(refused.status()).isEqualTo(403);
         assertThat(refused.body()).contains("settings.manage");
 
         TestAccounts.Team free = accounts.team(Plan.FREE);
-        FormClient freeBrowser = signedIn(free.ownerId());
+        FormClient freeBrowser = accounts.signedIn(port, free.ownerId());
         assertThat(freeBrowser.get("/dashboard").body()).doesNotContain("class=\"webhooks-link\"");
         Page freePage = freeBrowser.get("/dashboard/projects/" + free.projectId() + "/webhooks");
         assertThat(freePage.status()).isEqualTo(403);

@@ -7,6 +7,7 @@ import java.util.UUID;
 import dev.visibility.auth.accounts.AccountRepository;
 import dev.visibility.auth.accounts.MemberRole;
 import dev.visibility.auth.accounts.Plan;
+import dev.visibility.auth.signin.MemberCredentials;
 import dev.visibility.platform.security.Caller;
 import dev.visibility.platform.testing.TestTokens;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -24,11 +25,28 @@ public class TestAccounts {
     private final AccountRepository accounts;
     private final TransactionTemplate tx;
     private final JdbcClient jdbc;
+    private final MemberCredentials credentials;
 
-    public TestAccounts(AccountRepository accounts, TransactionTemplate tx, JdbcClient jdbc) {
+    public TestAccounts(AccountRepository accounts, TransactionTemplate tx, JdbcClient jdbc, MemberCredentials credentials) {
         this.accounts = accounts;
         this.jdbc = jdbc;
         this.tx = tx;
+        this.credentials = credentials;
+    }
+
+    /** A browser (cookies kept) signed in as {@code member} on the service at {@code port}, with a fresh email and password. */
+    public FormClient signedIn(int port, UUID member) {
+        String email = "member-" + UUID.randomUUID() + "@example.com";
+        setEmail(member, email);
+        credentials.setPassword(member, "test member password");
+        FormClient browser = new FormClient("http://localhost:" + port);
+        FormClient.Page form = browser.get("/login");
+        FormClient.Page signedIn = browser.post("/login", java.util.Map.of("email", email, "password", "test member password",
+                "_csrf", form.csrf()));
+        if (signedIn.location() == null || !signedIn.location().endsWith("/dashboard")) {
+            throw new AssertionError("sign-in failed: " + signedIn.status() + " " + signedIn.location());
+        }
+        return browser;
     }
 
     /** An account with its owner and one project. */
