@@ -56,6 +56,8 @@ class TopicConsumerIntegrationTest {
     static final List<Probe> HANDLED = new CopyOnWriteArrayList<>();
     static final Map<String, AtomicInteger> FAILURES_LEFT = new ConcurrentHashMap<>();
     static final Map<String, AtomicInteger> ATTEMPTS = new ConcurrentHashMap<>();
+    /** The traceparent (or "null") the traced batch handler got with each probe name. */
+    static final Map<String, String> TRACES = new ConcurrentHashMap<>();
     /** The size of every batch a batch handler was given. */
     static final List<Integer> BATCH_SIZES = new CopyOnWriteArrayList<>();
 
@@ -79,7 +81,11 @@ class TopicConsumerIntegrationTest {
 
         @Bean
         TopicConsumer<Probe> idempotentBatchProbes() {
-            return TopicConsumer.batch(IDEMPOTENT_BATCH_TOPIC, Probe.class, Consumers::handleAll)
+            // traced: the handler also gets each record's traceparent header (issue 23)
+            return TopicConsumer.tracedBatch(IDEMPOTENT_BATCH_TOPIC, Probe.class, traced -> {
+                        traced.forEach(one -> TRACES.put(one.record().name(), String.valueOf(one.traceparent())));
+                        return handleAll(traced.stream().map(Traced::record).toList());
+                    })
                     .idempotent("platform-test.batch-probes");
         }
 
@@ -312,6 +318,22 @@ class TopicConsumerIntegrationTest {
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> new TopicSchemas().of("platform.no-such-topic"))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("docs/events/platform.no-such-topic.schema.json");
+    }
+
+    @Test
+    void aTracedBatchHandlerGetsEachRecordsTraceparentHeader() {
+        String key = UUID.randomUUID().toString();
+        String traceparent = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
+        TestKafka.publish(IDEMPOTENT_BATCH_TOPIC, key, List.of(json(UUID.randomUUID(), "traced-" + key, 1)),
+                Map.of("traceparent", traceparent));
+        TestKafka.publish(IDEMPOTENT_BATCH_TOPIC, key, List.of(json(UUID.randomUUID(), "untraced-" + key, 1)));
+        TestKafka.publish(IDEMPOTENT_BATCH_TOPIC, key, List.of(json(UUID.randomUUID(), "garbled-" + key, 1)),
+                Map.of("traceparent", "not-a-traceparent"));
+        await().atMost(WITHIN).until(() -> handledNames().containsAll(
+                List.of("traced-" + key, "untraced-" + key, "garbled-" + key)));
+        assertThat(TRACES).containsEntry("traced-" + key, traceparent)
+                .containsEntry("untraced-" + key, "null")
+                .containsEntry("garbled-" + key, "null");
     }
 
     @Test
