@@ -65,8 +65,14 @@ class TopicConsumerIntegrationTest {
     static class Consumers {
 
         @Bean
-        TopicConsumer<Probe> probes() {
-            return TopicConsumer.of(TOPIC, Probe.class, Consumers::handle);
+        TopicConsumer<Probe> probes(dev.visibility.platform.tracing.TraceContexts traces) {
+            // after the work, the trace context as an outbox append would capture it, on another thread
+            // than the listener's (where the record's observation is not current): issue 23
+            return TopicConsumer.of(TOPIC, Probe.class, probe -> handle(probe)
+                    .then(Mono.delay(Duration.ofMillis(1)))
+                    .flatMap(tick -> traces.capture("probe.after"))
+                    .doOnNext(traceparent -> TRACES.put(probe.name(), traceparent))
+                    .then());
         }
 
         @Bean
@@ -318,6 +324,17 @@ class TopicConsumerIntegrationTest {
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> new TopicSchemas().of("platform.no-such-topic"))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("docs/events/platform.no-such-topic.schema.json");
+    }
+
+    @Test
+    void aRecordHandlersChainRunsInTheRecordsTraceOnEveryThread() {
+        String key = UUID.randomUUID().toString();
+        String traceId = "5bf92f3577b34da6a3ce929d0e0e4736";
+        TestKafka.publish(TOPIC, key, List.of(json(UUID.randomUUID(), "in-trace-" + key, 1)),
+                Map.of("traceparent", "00-" + traceId + "-00f067aa0ba902b7-01"));
+        await().atMost(WITHIN).until(() -> TRACES.containsKey("in-trace-" + key));
+        assertThat(dev.visibility.platform.tracing.TraceContexts.traceId(TRACES.get("in-trace-" + key)))
+                .isEqualTo(traceId);
     }
 
     @Test
