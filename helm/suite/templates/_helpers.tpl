@@ -202,6 +202,11 @@ gateway routes to the other services.
 {{- if eq . "gateway" }}true{{ end }}
 {{- end }}
 
+{{/* auth-service keeps a JDBC pool (HikariCP, spring.datasource.*) besides the R2DBC one. */}}
+{{- define "suite.usesJdbcPool" -}}
+{{- if eq . "auth-service" }}true{{ end }}
+{{- end }}
+
 {{- define "suite.usesWebhookKey" -}}
 {{- if eq . "webhook-service" }}true{{ end }}
 {{- end }}

@@ -185,8 +185,16 @@ class ExternalSystemsTest {
                     + "?connectTimeout=5&sslmode=verify-full&sslrootcert=/etc/suite/postgres-ca/root.pem");
             // R2DBC's option is case-sensitive (sslRootCert): it comes as JSON, not as a lower-cased variable
             Map<String, Object> json = new Yaml().load(value(env, "SPRING_APPLICATION_JSON"));
-            assertThat(json).as(service).containsEntry("spring", Map.of("r2dbc",
-                    Map.of("properties", Map.of("sslRootCert", "/etc/suite/postgres-ca/root.pem"))));
+            Map<String, Object> r2dbc = Map.of("properties", Map.of("sslRootCert", "/etc/suite/postgres-ca/root.pem"));
+            if (service.equals("auth-service")) {
+                // its JDBC pool (HikariCP) verifies the server with the same CA: pgjdbc's sslrootcert as a
+                // driver property (with sslmode from its URL, verify-full would look for ~/.postgresql/root.crt)
+                assertThat(json).as(service).containsEntry("spring", Map.of("r2dbc", r2dbc,
+                        "datasource", Map.of("hikari", Map.of("data-source-properties",
+                                Map.of("sslrootcert", "/etc/suite/postgres-ca/root.pem")))));
+            } else {
+                assertThat(json).as(service).containsEntry("spring", Map.of("r2dbc", r2dbc));
+            }
             if (service.equals("mcp-service")) {
                 // mcp-service calls the services too: one JSON with their locations and the CA
                 assertThat(Node.map(json, "suite.services")).as(service).containsEntry("actions-service",

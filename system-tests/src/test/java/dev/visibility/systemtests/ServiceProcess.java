@@ -259,6 +259,11 @@ public final class ServiceProcess {
     private static final java.util.Set<Integer> CHOSEN = new java.util.HashSet<>();
 
 
+    /** The process's output (stdout and stderr), as it has written it so far. */
+    public Path log() {
+        return log;
+    }
+
     @Override
     public String toString() {
         return name + "@" + port + " (" + log + ")";

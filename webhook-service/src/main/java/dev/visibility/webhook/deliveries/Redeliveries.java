@@ -8,6 +8,7 @@ import java.util.UUID;
 import dev.visibility.platform.error.NotFound;
 import dev.visibility.platform.events.Topics;
 import dev.visibility.platform.outbox.OutboxWriter;
+import dev.visibility.platform.tracing.TraceContexts;
 import dev.visibility.webhook.delivery.DeliveryRequested;
 import dev.visibility.webhook.delivery.DeliveryState;
 import dev.visibility.webhook.delivery.DeliveryStore;
@@ -31,9 +32,11 @@ class Redeliveries {
     private final DeliveryStore deliveries;
     private final OutboxWriter outbox;
     private final TransactionalOperator tx;
+    private final TraceContexts traces;
 
     Redeliveries(SubscriptionRepository subscriptions, DeliveryLog log, DeliveryStore deliveries, OutboxWriter outbox,
-            TransactionalOperator tx) {
+            TransactionalOperator tx, TraceContexts traces) {
+        this.traces = traces;
         this.subscriptions = subscriptions;
         this.log = log;
         this.deliveries = deliveries;
@@ -48,9 +51,13 @@ class Redeliveries {
                 .flatMap(active -> active ? log.one(webhookId, deliveryId)
                         .switchIfEmpty(Mono.error(new NotFound("No delivery with this id exists for this webhook")))
                         : Mono.error(new NotFound("No active webhook with this id exists in the project")))
-                .flatMap(original -> deliveries.insertRedelivery(id, webhookId, original.eventId(), original.id(), createdAt)
-                        .then(outbox.append(Topics.WEBHOOK_DELIVERIES, webhookId.toString(), id, DeliveryRequested.TYPE,
-                                new DeliveryRequested(id, webhookId)))
+                // the redelivery's attempts continue the trace of this request
+                .zipWith(traces.capture("webhook.redeliver").singleOptional())
+                .flatMap(found -> deliveries.insertRedelivery(id, webhookId, found.getT1().eventId(), found.getT1().id(),
+                                createdAt, found.getT2().orElse(null))
+                        .thenReturn(found.getT1()))
+                .flatMap(original -> outbox.append(Topics.WEBHOOK_DELIVERIES, webhookId.toString(), id, DeliveryRequested.TYPE,
+                                new DeliveryRequested(id, webhookId))
                         .thenReturn(new DeliveryItem(id, original.event(), original.eventId(), DeliveryState.PENDING.wireName(),
                                 original.id(), List.of(), createdAt, null)));
         return tx.transactional(redelivery);

@@ -10,11 +10,13 @@ import java.util.UUID;
 import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
 
+import dev.visibility.platform.tracing.TraceContexts;
 import dev.visibility.webhook.config.WebhookProperties;
 import dev.visibility.webhook.delivery.DeliveryHttpClient.Outcome;
 import dev.visibility.webhook.delivery.DeliveryStore.AttemptRow;
 import dev.visibility.webhook.delivery.DeliveryStore.DeliveryToAttempt;
 import dev.visibility.webhook.secrets.SigningKeys;
+import io.micrometer.observation.Observation;
 import io.r2dbc.spi.R2dbcException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -67,9 +69,11 @@ public class DeliveryAttempts {
     private final DeliveryHooks hooks;
     private final int parallelism;
     private final Duration blockLimit;
+    private final TraceContexts traces;
 
     public DeliveryAttempts(DeliveryStore store, DeliveryHttpClient client, SigningKeys signing, RetrySchedule schedule,
-            DeliveryHooks hooks, WebhookProperties properties) {
+            DeliveryHooks hooks, WebhookProperties properties, TraceContexts traces) {
+        this.traces = traces;
         this.store = store;
         this.client = client;
         this.signing = signing;
@@ -183,27 +187,55 @@ public class DeliveryAttempts {
         return firstAttempts && delivery.attemptCount() > 0 ? Plan.RESCHEDULE : Plan.ATTEMPT;
     }
 
+    /**
+     * One attempt, in a {@code webhook.delivery.attempt} span continuing the trace the delivery was
+     * stored with (its event's, or its redeliver request's: issue 23), whose trace and span ids the
+     * attempt's log line carries. The POST itself carries no trace header: receivers get the headers
+     * of spec 6.3 and {@code X-Service-Delivery} only (DESIGN.md, Webhook delivery).
+     */
     private Mono<Attempted> send(DeliveryToAttempt delivery, int attempt) {
+        Observation span = traces.continuing("webhook.delivery.attempt", delivery.traceparent())
+                .lowCardinalityKeyValue("event", delivery.event())
+                .start();
         byte[] body = delivery.body().getBytes(StandardCharsets.UTF_8);
         String signature;
         try {
             // the secret current at the time of this attempt (spec 6.4.2: a replaced secret no longer verifies)
             signature = signing.sign(delivery.webhookId(), delivery.secretCiphertext(), body);
         } catch (IllegalStateException e) {
-            log.error("Delivery {} cannot be signed: {}; it is failed", delivery.id(), e.getMessage());
+            try (Observation.Scope scope = span.openScope()) {
+                log.error("Delivery {} cannot be signed: {}; it is failed", delivery.id(), e.getMessage());
+            }
+            span.error(e);
+            span.stop();
             return Mono.just(new Attempted(delivery, attempt, null));
         }
         return client.post(new DeliveryHttpClient.Request(delivery.url(), body, delivery.event(),
                         signature, delivery.id(), delivery.redeliveryOf()))
                 .map(outcome -> {
-                    hooks.runAfterAnswer(delivery.id(), delivery.webhookId(), outcome);
-                    if (!outcome.succeeded()) {
-                        log.info("Delivery {} attempt {} of {} failed ({}{})", delivery.id(), attempt,
-                                RetrySchedule.MAX_ATTEMPTS, outcome.errorClass(),
-                                outcome.httpStatus() == null ? "" : " " + outcome.httpStatus());
+                    try (Observation.Scope scope = span.openScope()) {
+                        hooks.runAfterAnswer(delivery.id(), delivery.webhookId(), outcome);
+                        logAttempt(delivery, attempt, outcome);
+                    } finally {
+                        span.lowCardinalityKeyValue("outcome", outcome.succeeded()
+                                ? DeliveryHttpClient.SUCCESS : outcome.errorClass());
+                        span.stop();
                     }
                     return new Attempted(delivery, attempt, outcome);
                 });
+    }
+
+    /** The attempt's log line (every attempt, as the delivery log stores it): never the URL, a secret or the body. */
+    private static void logAttempt(DeliveryToAttempt delivery, int attempt, Outcome outcome) {
+        if (outcome.succeeded()) {
+            log.info("Delivery {} attempt {} of {} succeeded ({} {} in {} ms)", delivery.id(), attempt,
+                    RetrySchedule.MAX_ATTEMPTS, delivery.event(), outcome.httpStatus(), outcome.durationMs());
+        } else {
+            log.info("Delivery {} attempt {} of {} failed ({}{}, {} in {} ms)", delivery.id(), attempt,
+                    RetrySchedule.MAX_ATTEMPTS, outcome.errorClass(),
+                    outcome.httpStatus() == null ? "" : " " + outcome.httpStatus(), delivery.event(),
+                    outcome.durationMs());
+        }
     }
 
     private static AttemptRow row(Attempted one) {

@@ -55,7 +55,8 @@ class DeliveryKafkaConfiguration {
     /** Fan-out: public.events a poll at a time, as many consumers as configured. */
     @Bean
     TopicConsumer<PublishedEvent> publicEventsFanOut(PublicEventFanOut fanOut, WebhookProperties webhook) {
-        return TopicConsumer.batch(Topics.PUBLIC_EVENTS, PublishedEvent.class, fanOut::fanOut)
+        // traced: each delivery keeps its event's trace context, which its attempts continue
+        return TopicConsumer.tracedBatch(Topics.PUBLIC_EVENTS, PublishedEvent.class, fanOut::fanOutTraced)
                 .concurrency(webhook.delivery().concurrency());
     }
 

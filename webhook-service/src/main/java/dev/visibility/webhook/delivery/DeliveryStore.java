@@ -19,7 +19,7 @@ public class DeliveryStore {
 
     /** A delivery as an attempt needs it; the secret is still encrypted. */
     public record DeliveryToAttempt(UUID id, String state, int attemptCount, UUID redeliveryOf, UUID webhookId,
-            String url, boolean webhookActive, byte[] secretCiphertext, String event, String body) {
+            String url, boolean webhookActive, byte[] secretCiphertext, String event, String body, String traceparent) {
     }
 
     /** One attempt to store, with the state its delivery moves to. */
@@ -35,7 +35,7 @@ public class DeliveryStore {
     public Flux<DeliveryToAttempt> load(UUID[] deliveryIds) {
         return db.sql("""
                 SELECT d.id, d.state, d.attempt_count, d.redelivery_of, s.id AS webhook_id, s.url, s.is_active,
-                       s.secret_ciphertext, e.event, e.body
+                       s.secret_ciphertext, e.event, e.body, d.traceparent
                 FROM deliveries d
                 JOIN subscriptions s ON s.id = d.subscription_id
                 JOIN events e ON e.event_id = d.event_id
@@ -46,7 +46,7 @@ public class DeliveryStore {
                         row.get("webhook_id", UUID.class), row.get("url", String.class),
                         Boolean.TRUE.equals(row.get("is_active", Boolean.class)),
                         row.get("secret_ciphertext", byte[].class), row.get("event", String.class),
-                        row.get("body", String.class)))
+                        row.get("body", String.class), row.get("traceparent", String.class)))
                 .all();
     }
 
@@ -118,9 +118,17 @@ public class DeliveryStore {
 
     /** Inserts a pending redelivery of {@code redeliveryOf} (same event, same webhook). */
     public Mono<Void> insertRedelivery(UUID deliveryId, UUID webhookId, UUID eventId, UUID redeliveryOf, Instant createdAt) {
-        return db.sql("""
-                INSERT INTO deliveries (id, subscription_id, event_id, redelivery_of, created_at)
-                VALUES (:id, :webhookId, :eventId, :redeliveryOf, :createdAt)""")
+        return insertRedelivery(deliveryId, webhookId, eventId, redeliveryOf, createdAt, null);
+    }
+
+    /** The same, its attempts continuing {@code traceparent} (the redeliver request's trace), when not null. */
+    public Mono<Void> insertRedelivery(UUID deliveryId, UUID webhookId, UUID eventId, UUID redeliveryOf, Instant createdAt,
+            String traceparent) {
+        DatabaseClient.GenericExecuteSpec insert = db.sql("""
+                INSERT INTO deliveries (id, subscription_id, event_id, redelivery_of, created_at, traceparent)
+                VALUES (:id, :webhookId, :eventId, :redeliveryOf, :createdAt, :traceparent)""");
+        insert = traceparent == null ? insert.bindNull("traceparent", String.class) : insert.bind("traceparent", traceparent);
+        return insert
                 .bind("id", deliveryId)
                 .bind("webhookId", webhookId)
                 .bind("eventId", eventId)

@@ -30,12 +30,20 @@ class FanOutStore {
      * whose records may not have reached the broker.
      */
     Flux<Queued> fanOut(UUID[] eventIds, UUID[] projectIds, String[] events, String[] bodies, Instant createdAt) {
+        return fanOut(eventIds, projectIds, events, bodies, new String[eventIds.length], createdAt);
+    }
+
+    /** The same, each delivery keeping the trace context of its event ({@code traceparents}, null members allowed). */
+    Flux<Queued> fanOut(UUID[] eventIds, UUID[] projectIds, String[] events, String[] bodies, String[] traceparents,
+            Instant createdAt) {
         return db.sql("""
                 WITH input AS (
-                    SELECT * FROM unnest(:eventIds::uuid[], :projectIds::uuid[], :events::text[], :bodies::text[])
-                        AS i (event_id, project_id, event, body)
+                    SELECT * FROM unnest(:eventIds::uuid[], :projectIds::uuid[], :events::text[], :bodies::text[],
+                                         :traceparents::text[])
+                        AS i (event_id, project_id, event, body, traceparent)
                 ), matched AS (
-                    SELECT i.event_id, s.id AS subscription_id, row_number() OVER (ORDER BY i.ord, s.created_at, s.id) AS n
+                    SELECT i.event_id, i.traceparent, s.id AS subscription_id,
+                           row_number() OVER (ORDER BY i.ord, s.created_at, s.id) AS n
                     FROM (SELECT input.*, row_number() OVER () AS ord FROM input) i
                     JOIN subscriptions s ON s.project_id = i.project_id AND s.is_active AND i.event = ANY (s.events)
                 ), stored_events AS (
@@ -44,8 +52,9 @@ class FanOutStore {
                     WHERE EXISTS (SELECT 1 FROM matched m WHERE m.event_id = i.event_id)
                     ON CONFLICT (event_id) DO NOTHING
                 ), created AS (
-                    INSERT INTO deliveries (id, subscription_id, event_id, created_at)
-                    SELECT gen_random_uuid(), m.subscription_id, m.event_id, :createdAt FROM matched m ORDER BY m.n
+                    INSERT INTO deliveries (id, subscription_id, event_id, created_at, traceparent)
+                    SELECT gen_random_uuid(), m.subscription_id, m.event_id, :createdAt, m.traceparent FROM matched m
+                    ORDER BY m.n
                     ON CONFLICT (subscription_id, event_id) WHERE redelivery_of IS NULL DO NOTHING
                     RETURNING id, subscription_id
                 )
@@ -57,6 +66,7 @@ class FanOutStore {
                 .bind("projectIds", projectIds)
                 .bind("events", events)
                 .bind("bodies", bodies)
+                .bind("traceparents", traceparents)
                 .bind("createdAt", createdAt)
                 .map((row, meta) -> new Queued(row.get("id", UUID.class), row.get("subscription_id", UUID.class)))
                 .all();

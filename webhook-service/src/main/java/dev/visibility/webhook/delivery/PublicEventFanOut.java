@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 
+import dev.visibility.platform.consumer.Traced;
 import dev.visibility.platform.events.PublishedEvent;
 import dev.visibility.platform.events.StringProducer;
 import dev.visibility.webhook.delivery.FanOutStore.Queued;
@@ -62,8 +63,16 @@ class PublicEventFanOut {
 
     /** Stores the batch's deliveries, then queues those never attempted and waits for the broker. */
     Mono<Void> fanOut(List<PublishedEvent> batch) {
-        Map<UUID, PublishedEvent> events = new LinkedHashMap<>();
-        batch.forEach(event -> events.putIfAbsent(event.eventId(), event));
+        return fanOutTraced(batch.stream().map(event -> new Traced<>(event, null)).toList());
+    }
+
+    /**
+     * The same, each delivery keeping its event's trace context (the record's {@code traceparent}),
+     * which every attempt of it continues (issue 23, {@link DeliveryAttempts}).
+     */
+    Mono<Void> fanOutTraced(List<Traced<PublishedEvent>> batch) {
+        Map<UUID, Traced<PublishedEvent>> events = new LinkedHashMap<>();
+        batch.forEach(event -> events.putIfAbsent(event.record().eventId(), event));
         return store(List.copyOf(events.values()))
                 // KafkaTemplate#send waits for the topic's metadata when the producer has none yet: not on
                 // the database driver's event loop (BlockHound stopped the consumer there)
@@ -80,20 +89,22 @@ class PublicEventFanOut {
                 .then();
     }
 
-    private Mono<List<Queued>> store(List<PublishedEvent> events) {
+    private Mono<List<Queued>> store(List<Traced<PublishedEvent>> events) {
         int n = events.size();
         UUID[] eventIds = new UUID[n];
         UUID[] projectIds = new UUID[n];
         String[] names = new String[n];
         String[] bodies = new String[n];
+        String[] traceparents = new String[n];
         for (int i = 0; i < n; i++) {
-            PublishedEvent event = events.get(i);
+            PublishedEvent event = events.get(i).record();
+            traceparents[i] = events.get(i).traceparent();
             eventIds[i] = event.eventId();
             projectIds[i] = event.projectId();
             names[i] = event.event();
             bodies[i] = body(event);
         }
-        return store.fanOut(eventIds, projectIds, names, bodies, Instant.now().truncatedTo(ChronoUnit.MICROS)).collectList();
+        return store.fanOut(eventIds, projectIds, names, bodies, traceparents, Instant.now().truncatedTo(ChronoUnit.MICROS)).collectList();
     }
 
     /** The webhook body: the envelope of spec 6.1, without the eventId. */

@@ -12,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 
 import dev.visibility.platform.events.StringProducer;
 import dev.visibility.platform.outbox.ProcessedEvents;
+import dev.visibility.platform.tracing.TraceContexts;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.internals.RecordHeader;
@@ -65,10 +66,17 @@ final class BatchTopicConsumerListener<T extends ConsumedRecord> implements Batc
         List<T> valid = new ArrayList<>(batch.size());
         List<ConsumerRecord<String, String>> validConsumed = new ArrayList<>(batch.size());
         Map<ConsumerRecord<String, String>, String> poison = new LinkedHashMap<>();
+        // each record's trace context, for handlers that keep it (TopicConsumer.tracedBatch)
+        Map<Object, String> traces = new java.util.IdentityHashMap<>();
         for (ConsumerRecord<String, String> consumed : batch) {
             try {
-                valid.add(reader.read(consumed.value()));
+                T record = reader.read(consumed.value());
+                valid.add(record);
                 validConsumed.add(consumed);
+                String traceparent = TraceContexts.traceparent(consumed.headers());
+                if (traceparent != null) {
+                    traces.put(record, traceparent);
+                }
             } catch (PoisonRecord e) {
                 log.warn("Record {}-{}@{} is unusable ({}); it goes to {}", consumed.topic(), consumed.partition(),
                         consumed.offset(), e.getMessage(), consumer.deadLetterTopic());
@@ -78,7 +86,8 @@ final class BatchTopicConsumerListener<T extends ConsumedRecord> implements Batc
         try {
             while (!valid.isEmpty()) {
                 try {
-                    Failures.blockRethrowingErrors(apply(valid).timeout(consumer.timeout()));
+                    Failures.blockRethrowingErrors(apply(valid).timeout(consumer.timeout())
+                            .contextWrite(context -> context.put(Traced.CONTEXT_KEY, traces)));
                     break;
                 } catch (RuntimeException failure) {
                     // the handler named one record that can never apply: it alone is dead-lettered, the rest tried again

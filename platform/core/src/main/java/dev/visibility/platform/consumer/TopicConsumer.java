@@ -58,6 +58,16 @@ public record TopicConsumer<T extends ConsumedRecord>(String topic, Class<T> typ
         return new TopicConsumer<>(topic, type, null, handler, null, null, null, DEFAULT_TIMEOUT);
     }
 
+    /**
+     * {@link #batch}, whose handler also gets each record's trace context (its {@code traceparent}
+     * header), for handlers that store work to be done later per record.
+     */
+    public static <T extends ConsumedRecord> TopicConsumer<T> tracedBatch(String topic, Class<T> type,
+            BatchHandler<Traced<T>> handler) {
+        return batch(topic, type, records -> reactor.core.publisher.Mono.deferContextual(
+                context -> handler.handle(Traced.of(records, context))));
+    }
+
     public boolean isBatch() {
         return batchHandler != null;
     }

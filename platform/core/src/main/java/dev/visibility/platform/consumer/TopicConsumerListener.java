@@ -6,6 +6,9 @@ import org.slf4j.LoggerFactory;
 import org.springframework.kafka.listener.MessageListener;
 import org.springframework.transaction.reactive.TransactionalOperator;
 import dev.visibility.platform.outbox.ProcessedEvents;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationRegistry;
+import io.micrometer.observation.contextpropagation.ObservationThreadLocalAccessor;
 import reactor.core.publisher.Mono;
 
 /** The listener of one {@link TopicConsumer}: read, validate, claim if asked, handle, wait. */
@@ -17,9 +20,16 @@ final class TopicConsumerListener<T extends ConsumedRecord> implements MessageLi
     private final RecordReader<T> reader;
     private final ProcessedEvents processed;
     private final TransactionalOperator tx;
+    private final ObservationRegistry observations;
 
     TopicConsumerListener(TopicConsumer<T> consumer, RecordReader<T> reader, ProcessedEvents processed,
             TransactionalOperator tx) {
+        this(consumer, reader, processed, tx, ObservationRegistry.NOOP);
+    }
+
+    TopicConsumerListener(TopicConsumer<T> consumer, RecordReader<T> reader, ProcessedEvents processed,
+            TransactionalOperator tx, ObservationRegistry observations) {
+        this.observations = observations;
         this.consumer = consumer;
         this.reader = reader;
         this.processed = processed;
@@ -37,7 +47,15 @@ final class TopicConsumerListener<T extends ConsumedRecord> implements MessageLi
             throw e;
         }
         try {
-            Object outcome = Failures.blockRethrowingErrors(apply(record).timeout(consumer.timeout()));
+            // the container's observation of this record is current on this thread; the handler's chain
+            // may run on other threads: in its Reactor context, an outbox append made anywhere in it
+            // keeps the record's trace (TraceContexts)
+            Observation current = observations.getCurrentObservation();
+            Mono<?> handled = apply(record).timeout(consumer.timeout());
+            if (current != null) {
+                handled = handled.contextWrite(context -> context.put(ObservationThreadLocalAccessor.KEY, current));
+            }
+            Object outcome = Failures.blockRethrowingErrors(handled);
             log.debug("Record {}-{}@{} (eventId {}): {}", consumed.topic(), consumed.partition(), consumed.offset(),
                     record.eventId(), outcome);
         } catch (PoisonRecord e) {

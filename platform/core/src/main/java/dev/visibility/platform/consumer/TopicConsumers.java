@@ -19,6 +19,7 @@ import org.springframework.beans.BeansException;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.boot.kafka.autoconfigure.ConcurrentKafkaListenerContainerFactoryConfigurer;
 import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
+import io.micrometer.observation.ObservationRegistry;
 import org.springframework.context.ApplicationContext;
 import org.springframework.context.ApplicationContextAware;
 import org.springframework.kafka.annotation.KafkaListenerConfigurer;
@@ -231,7 +232,8 @@ public class TopicConsumers implements KafkaListenerConfigurer, ApplicationConte
             return new BatchTopicConsumerListener<>(consumer, reader, processed, tx, deadLetters,
                     retries.unexpectedRetries());
         }
-        return new TopicConsumerListener<>(consumer, reader, processed, tx);
+        return new TopicConsumerListener<>(consumer, reader, processed, tx, context == null ? ObservationRegistry.NOOP
+                : context.getBeanProvider(ObservationRegistry.class).getIfUnique(() -> ObservationRegistry.NOOP));
     }
 
     /** One topic, the service's group, its own listener. */

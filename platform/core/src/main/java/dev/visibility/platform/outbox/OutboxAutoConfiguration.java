@@ -1,6 +1,8 @@
 package dev.visibility.platform.outbox;
 
 import dev.visibility.platform.db.DatabaseWakeups;
+import dev.visibility.platform.tracing.TraceContexts;
+import dev.visibility.platform.tracing.TraceContextsAutoConfiguration;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.observation.ObservationRegistry;
 import io.r2dbc.spi.ConnectionFactory;
@@ -21,7 +23,7 @@ import org.springframework.transaction.ReactiveTransactionManager;
 import tools.jackson.databind.ObjectMapper;
 
 /** The outbox writer, the consumer de-duplication, the relay and database wake-ups, for every service with a database. */
-@AutoConfiguration(after = {R2dbcAutoConfiguration.class, R2dbcTransactionManagerAutoConfiguration.class,
+@AutoConfiguration(after = {TraceContextsAutoConfiguration.class, R2dbcAutoConfiguration.class, R2dbcTransactionManagerAutoConfiguration.class,
         KafkaAutoConfiguration.class},
         afterName = "org.springframework.boot.data.r2dbc.autoconfigure.DataR2dbcAutoConfiguration")
 @ConditionalOnClass({ConnectionFactory.class, KafkaTemplate.class})
@@ -30,8 +32,8 @@ import tools.jackson.databind.ObjectMapper;
 public class OutboxAutoConfiguration {
 
     @Bean
-    OutboxWriter outboxWriter(DatabaseClient db, ObjectMapper mapper) {
-        return new OutboxWriter(db, mapper);
+    OutboxWriter outboxWriter(DatabaseClient db, ObjectMapper mapper, ObjectProvider<TraceContexts> traces) {
+        return new OutboxWriter(db, mapper, traces.getIfUnique(() -> new TraceContexts(ObservationRegistry.NOOP)));
     }
 
     @Bean
@@ -58,6 +60,7 @@ public class OutboxAutoConfiguration {
         OutboxRelay relay = OutboxRelay.create(db, transactionManager, kafkaProperties, wakeups, properties,
                 observations.getIfUnique(() -> ObservationRegistry.NOOP));
         meters.ifUnique(relay::countDeadLettersIn);
+        meters.ifUnique(relay::measureBacklogIn);
         return relay;
     }
 }

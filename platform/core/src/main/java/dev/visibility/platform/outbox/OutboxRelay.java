@@ -13,7 +13,9 @@ import java.util.function.Supplier;
 import dev.visibility.platform.db.DatabaseWakeups;
 import dev.visibility.platform.db.WakeableLoop;
 import dev.visibility.platform.events.Topics;
+import dev.visibility.platform.tracing.TraceContexts;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.observation.ObservationRegistry;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -68,10 +70,15 @@ public class OutboxRelay implements SmartLifecycle {
     private final DatabaseWakeups wakeups;
     private final OutboxProperties properties;
     private final Scheduler scheduler;
+    private volatile TraceContexts traces = new TraceContexts(ObservationRegistry.NOOP);
     private volatile Supplier<Mono<Void>> afterSend = Mono::empty;
     private volatile java.util.function.Consumer<String> deadLetters = topic -> { };
     private volatile boolean running;
     private volatile Disposable loop;
+    private volatile Disposable backlogRefresh;
+    /** The unsent rows and the creation time of the oldest (null: none), as last read; null before the first read. */
+    private volatile Backlog backlog;
+    private volatile boolean measureBacklog;
 
     public OutboxRelay(DatabaseClient db, TransactionalOperator tx, KafkaTemplate<String, byte[]> kafka,
             DatabaseWakeups wakeups, OutboxProperties properties) {
@@ -108,7 +115,9 @@ public class OutboxRelay implements SmartLifecycle {
         KafkaTemplate<String, byte[]> template = new KafkaTemplate<>(new DefaultKafkaProducerFactory<>(config));
         template.setObservationEnabled(true);
         template.setObservationRegistry(observations);
-        return new OutboxRelay(db, TransactionalOperator.create(transactionManager), template, wakeups, properties);
+        OutboxRelay relay = new OutboxRelay(db, TransactionalOperator.create(transactionManager), template, wakeups, properties);
+        relay.traces = new TraceContexts(observations);
+        return relay;
     }
 
     /**
@@ -132,6 +141,55 @@ public class OutboxRelay implements SmartLifecycle {
                 .tag("topic", topic)
                 .register(registry)
                 .increment();
+    }
+
+    /**
+     * Keeps two gauges in {@code registry}, read from the table every {@link #BACKLOG_REFRESH} by one
+     * statement over the unsent rows (the partial index {@code outbox_unsent}), not per scrape:
+     * {@code outbox.backlog} (rows not yet sent) and {@code outbox.oldest.unsent.age} (seconds since
+     * the oldest of them was written, 0 when there is none; it keeps growing between reads, so a
+     * relay that stopped shows). Both describe the service's table: every replica reports the same.
+     */
+    public void measureBacklogIn(MeterRegistry registry) {
+        this.measureBacklog = true;
+        Gauge.builder("outbox.backlog", this, relay -> relay.backlog == null ? Double.NaN : relay.backlog.rows())
+                .description("outbox rows not yet sent to Kafka (the service's table, read every 5 s)")
+                .baseUnit("rows")
+                .register(registry);
+        Gauge.builder("outbox.oldest.unsent.age", this, OutboxRelay::oldestUnsentAgeSeconds)
+                .description("seconds since the oldest outbox row not yet sent was written; 0 when none")
+                .baseUnit("seconds")
+                .register(registry);
+    }
+
+    /** How often the backlog gauges are read from the table. */
+    static final Duration BACKLOG_REFRESH = Duration.ofSeconds(5);
+
+    private double oldestUnsentAgeSeconds() {
+        Backlog current = backlog;
+        if (current == null) {
+            return Double.NaN;
+        }
+        if (current.oldest() == null) {
+            return 0;
+        }
+        return Math.max(0, Duration.between(current.oldest(), java.time.Instant.now()).toMillis() / 1000.0);
+    }
+
+    /** Reads the backlog once (one statement); the gauges show it until the next read. */
+    public Mono<Void> refreshBacklog() {
+        return db.sql("SELECT count(*) AS rows, min(created_at) AS oldest FROM outbox WHERE sent_at IS NULL")
+                .map((row, meta) -> new Backlog(row.get("rows", Long.class),
+                        row.get("oldest", java.time.OffsetDateTime.class)))
+                .one()
+                .doOnNext(read -> backlog = read)
+                .then();
+    }
+
+    private record Backlog(long rows, java.time.Instant oldest) {
+        Backlog(Long rows, java.time.OffsetDateTime oldest) {
+            this(rows == null ? 0 : rows, oldest == null ? null : oldest.toInstant());
+        }
     }
 
     /** Test hook: runs between the broker's acknowledgement and the mark, to simulate a crash there. */
@@ -186,7 +244,7 @@ public class OutboxRelay implements SmartLifecycle {
 
     private Mono<List<Row>> lockUnsent() {
         return db.sql("""
-                SELECT id, event_id, topic, message_key, event_type, payload, attempts FROM outbox
+                SELECT id, event_id, topic, message_key, event_type, payload, attempts, traceparent FROM outbox
                 WHERE sent_at IS NULL
                   AND pg_try_advisory_xact_lock(:lockClass,
                         hashtext(current_schema() || '/' || topic || '/' || COALESCE(message_key, '#' || id)))
@@ -196,7 +254,7 @@ public class OutboxRelay implements SmartLifecycle {
                 .map((row, meta) -> new Row(row.get("id", Long.class), row.get("event_id", UUID.class),
                         row.get("topic", String.class), row.get("message_key", String.class),
                         row.get("event_type", String.class), row.get("payload", String.class),
-                        row.get("attempts", Integer.class)))
+                        row.get("attempts", Integer.class), row.get("traceparent", String.class)))
                 .all()
                 .collectList();
     }
@@ -217,12 +275,7 @@ public class OutboxRelay implements SmartLifecycle {
                         row.payload().getBytes(StandardCharsets.UTF_8));
                 record.headers().add(Topics.EVENT_ID_HEADER, row.eventId().toString().getBytes(StandardCharsets.UTF_8));
                 record.headers().add(Topics.EVENT_TYPE_HEADER, row.eventType().getBytes(StandardCharsets.UTF_8));
-                CompletableFuture<?> ack;
-                try {
-                    ack = kafka.send(record);
-                } catch (RuntimeException e) {
-                    ack = CompletableFuture.failedFuture(e);
-                }
+                CompletableFuture<?> ack = send(record, row.traceparent());
                 if (ack.isCompletedExceptionally()) {
                     Throwable cause = ack.handle((ok, e) -> e).join();
                     if (kindOf(cause) == Kind.TOPIC_MISSING) {
@@ -237,6 +290,26 @@ public class OutboxRelay implements SmartLifecycle {
                                 .map(ack -> ack.handle((ok, e) -> null)).toArray(CompletableFuture[]::new)))
                         .timeout(properties.sendTimeout(), Mono.empty())
                         .then(Mono.fromSupplier(() -> acks.stream().map(OutboxRelay::outcomeOf).toList())));
+    }
+
+    /**
+     * Sends one record inside an {@code outbox.relay} observation whose parent is the trace context
+     * stored with the row: the template's own observation is its child and writes the record's
+     * {@code traceparent} header, so the consumers continue the trace of the request (or record)
+     * that wrote the row.
+     */
+    private CompletableFuture<?> send(ProducerRecord<String, byte[]> record, String traceparent) {
+        io.micrometer.observation.Observation observation = traces.continuing("outbox.relay", traceparent)
+                .lowCardinalityKeyValue("topic", record.topic())
+                .start();
+        try (io.micrometer.observation.Observation.Scope scope = observation.openScope()) {
+            return kafka.send(record);
+        } catch (RuntimeException e) {
+            observation.error(e);
+            return CompletableFuture.failedFuture(e);
+        } finally {
+            observation.stop();
+        }
     }
 
     private static Outcome outcomeOf(CompletableFuture<?> ack) {
@@ -345,8 +418,9 @@ public class OutboxRelay implements SmartLifecycle {
                     WHERE outbox.id = bad.id
                     RETURNING outbox.*, bad.reason)
                 INSERT INTO outbox_dead_letters (id, event_id, topic, message_key, event_type, payload, created_at,
-                    attempts, reason)
-                SELECT id, event_id, topic, message_key, event_type, payload, created_at, attempts + 1, reason FROM parked
+                    attempts, reason, traceparent)
+                SELECT id, event_id, topic, message_key, event_type, payload, created_at, attempts + 1, reason, traceparent
+                FROM parked
                 ON CONFLICT DO NOTHING""")
                 .bind("ids", ids)
                 .bind("reasons", reasons.toArray(String[]::new))
@@ -430,6 +504,17 @@ public class OutboxRelay implements SmartLifecycle {
         // sent rows are deleted by PlatformRetention (suite.outbox.retention)
         loop = rounds.start(() -> relayOnce().map(moved -> moved >= properties.batchSize()),
                 e -> log.warn("Outbox relay batch failed, will retry: {}", e.toString()));
+        if (measureBacklog) {
+            backlogRefresh = reactor.core.publisher.Flux.interval(Duration.ZERO, BACKLOG_REFRESH, scheduler)
+                    .onBackpressureDrop()
+                    .concatMap(tick -> refreshBacklog()
+                            .timeout(BACKLOG_REFRESH)
+                            .onErrorResume(e -> {
+                                log.debug("Outbox backlog not read: {}", e.toString());
+                                return Mono.empty();
+                            }), 1)
+                    .subscribe();
+        }
     }
 
     @Override
@@ -439,6 +524,10 @@ public class OutboxRelay implements SmartLifecycle {
         if (current != null) {
             current.dispose();
         }
+        Disposable refresh = backlogRefresh;
+        if (refresh != null) {
+            refresh.dispose();
+        }
         kafka.getProducerFactory().reset();
     }
 
@@ -447,6 +536,7 @@ public class OutboxRelay implements SmartLifecycle {
         return running;
     }
 
-    private record Row(long id, UUID eventId, String topic, String key, String eventType, String payload, int attempts) {
+    private record Row(long id, UUID eventId, String topic, String key, String eventType, String payload, int attempts,
+            String traceparent) {
     }
 }

@@ -33,6 +33,9 @@ public abstract class ServiceSmokeTest {
     @LocalManagementPort
     protected int managementPort;
 
+    @Autowired
+    org.springframework.beans.factory.ObjectProvider<dev.visibility.platform.outbox.OutboxRelay> outboxRelay;
+
     @Value("${spring.application.name}")
     protected String applicationName;
 
@@ -73,6 +76,10 @@ public abstract class ServiceSmokeTest {
                 .expectStatus().isOk().expectBody(String.class).returnResult().getResponseBody();
         assertThat(scrape).contains("jvm_memory_used_bytes{").contains("application=\"" + applicationName + "\"")
                 .contains("http_server_requests_seconds_bucket{");
+        if (outboxRelay.getIfAvailable() != null) {
+            // docs/operations.md: the outbox's backlog gauges, wherever the relay runs
+            assertThat(scrape).contains("outbox_backlog_rows{").contains("outbox_oldest_unsent_age_seconds{");
+        }
         for (String path : List.of("/actuator/prometheus", "/actuator/health", "/actuator/health/readiness")) {
             Map<String, Object> body = errorBody(client.get().uri(path), 404);
             assertThat(body).as(path).containsEntry("error", "not_found");

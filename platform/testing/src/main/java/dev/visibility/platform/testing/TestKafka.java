@@ -46,6 +46,11 @@ public final class TestKafka {
 
     /** Publishes records in order to the partition of {@code key} and waits for the broker's acknowledgements. */
     public static void publish(String topic, String key, List<String> values) {
+        publish(topic, key, values, java.util.Map.of());
+    }
+
+    /** The same, each record with these headers (UTF-8 values), as an instrumented producer sends {@code traceparent}. */
+    public static void publish(String topic, String key, List<String> values, java.util.Map<String, String> headers) {
         Properties props = new Properties();
         props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, SharedInfrastructure.kafkaBootstrapServers());
         props.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
@@ -56,7 +61,10 @@ public final class TestKafka {
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(props)) {
             List<Future<?>> acks = new ArrayList<>();
             for (String value : values) {
-                acks.add(producer.send(new ProducerRecord<>(topic, key, value)));
+                ProducerRecord<String, String> record = new ProducerRecord<>(topic, key, value);
+                headers.forEach((name, header) -> record.headers().add(name,
+                        header.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+                acks.add(producer.send(record));
             }
             for (Future<?> ack : acks) {
                 ack.get(10, TimeUnit.SECONDS);

@@ -56,6 +56,8 @@ class TopicConsumerIntegrationTest {
     static final List<Probe> HANDLED = new CopyOnWriteArrayList<>();
     static final Map<String, AtomicInteger> FAILURES_LEFT = new ConcurrentHashMap<>();
     static final Map<String, AtomicInteger> ATTEMPTS = new ConcurrentHashMap<>();
+    /** The traceparent (or "null") the traced batch handler got with each probe name. */
+    static final Map<String, String> TRACES = new ConcurrentHashMap<>();
     /** The size of every batch a batch handler was given. */
     static final List<Integer> BATCH_SIZES = new CopyOnWriteArrayList<>();
 
@@ -63,8 +65,14 @@ class TopicConsumerIntegrationTest {
     static class Consumers {
 
         @Bean
-        TopicConsumer<Probe> probes() {
-            return TopicConsumer.of(TOPIC, Probe.class, Consumers::handle);
+        TopicConsumer<Probe> probes(dev.visibility.platform.tracing.TraceContexts traces) {
+            // after the work, the trace context as an outbox append would capture it, on another thread
+            // than the listener's (where the record's observation is not current): issue 23
+            return TopicConsumer.of(TOPIC, Probe.class, probe -> handle(probe)
+                    .then(Mono.delay(Duration.ofMillis(1)))
+                    .flatMap(tick -> traces.capture("probe.after"))
+                    .doOnNext(traceparent -> TRACES.put(probe.name(), traceparent))
+                    .then());
         }
 
         @Bean
@@ -79,7 +87,11 @@ class TopicConsumerIntegrationTest {
 
         @Bean
         TopicConsumer<Probe> idempotentBatchProbes() {
-            return TopicConsumer.batch(IDEMPOTENT_BATCH_TOPIC, Probe.class, Consumers::handleAll)
+            // traced: the handler also gets each record's traceparent header (issue 23)
+            return TopicConsumer.tracedBatch(IDEMPOTENT_BATCH_TOPIC, Probe.class, traced -> {
+                        traced.forEach(one -> TRACES.put(one.record().name(), String.valueOf(one.traceparent())));
+                        return handleAll(traced.stream().map(Traced::record).toList());
+                    })
                     .idempotent("platform-test.batch-probes");
         }
 
@@ -312,6 +324,33 @@ class TopicConsumerIntegrationTest {
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> new TopicSchemas().of("platform.no-such-topic"))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("docs/events/platform.no-such-topic.schema.json");
+    }
+
+    @Test
+    void aRecordHandlersChainRunsInTheRecordsTraceOnEveryThread() {
+        String key = UUID.randomUUID().toString();
+        String traceId = "5bf92f3577b34da6a3ce929d0e0e4736";
+        TestKafka.publish(TOPIC, key, List.of(json(UUID.randomUUID(), "in-trace-" + key, 1)),
+                Map.of("traceparent", "00-" + traceId + "-00f067aa0ba902b7-01"));
+        await().atMost(WITHIN).until(() -> TRACES.containsKey("in-trace-" + key));
+        assertThat(dev.visibility.platform.tracing.TraceContexts.traceId(TRACES.get("in-trace-" + key)))
+                .isEqualTo(traceId);
+    }
+
+    @Test
+    void aTracedBatchHandlerGetsEachRecordsTraceparentHeader() {
+        String key = UUID.randomUUID().toString();
+        String traceparent = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
+        TestKafka.publish(IDEMPOTENT_BATCH_TOPIC, key, List.of(json(UUID.randomUUID(), "traced-" + key, 1)),
+                Map.of("traceparent", traceparent));
+        TestKafka.publish(IDEMPOTENT_BATCH_TOPIC, key, List.of(json(UUID.randomUUID(), "untraced-" + key, 1)));
+        TestKafka.publish(IDEMPOTENT_BATCH_TOPIC, key, List.of(json(UUID.randomUUID(), "garbled-" + key, 1)),
+                Map.of("traceparent", "not-a-traceparent"));
+        await().atMost(WITHIN).until(() -> handledNames().containsAll(
+                List.of("traced-" + key, "untraced-" + key, "garbled-" + key)));
+        assertThat(TRACES).containsEntry("traced-" + key, traceparent)
+                .containsEntry("untraced-" + key, "null")
+                .containsEntry("garbled-" + key, "null");
     }
 
     @Test

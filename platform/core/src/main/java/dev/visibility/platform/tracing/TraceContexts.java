@@ -1,0 +1,110 @@
+package dev.visibility.platform.tracing;
+
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationRegistry;
+import io.micrometer.observation.contextpropagation.ObservationThreadLocalAccessor;
+import io.micrometer.observation.transport.Kind;
+import io.micrometer.observation.transport.ReceiverContext;
+import io.micrometer.observation.transport.SenderContext;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.Headers;
+import org.jspecify.annotations.Nullable;
+import reactor.core.publisher.Mono;
+import reactor.util.context.ContextView;
+
+/**
+ * Carries a trace across a hop that no instrumentation sees: a row written now and read later by
+ * another thread or process (the outbox, a stored delivery). The writer keeps the W3C
+ * {@code traceparent} of a child span of the current one ({@link #capture}); the reader runs its
+ * work inside an observation whose parent is that stored context ({@link #continuing}), so that
+ * its spans, the Kafka records it sends and its log lines carry the same trace id.
+ *
+ * <p>Everything goes through the {@link ObservationRegistry}: with Micrometer Tracing on (every
+ * service) its tracing handlers make the spans and fill the MDC; with no tracing (a registry
+ * without handlers, {@link ObservationRegistry#NOOP}) nothing is captured and nothing changes.
+ */
+public final class TraceContexts {
+
+    /** The W3C Trace Context header, as Kafka record header and as stored column. */
+    public static final String TRACEPARENT = "traceparent";
+
+    /** version 00, a 32-hex trace id, a 16-hex parent id, 2-hex flags (W3C Trace Context 3.2). */
+    private static final Pattern W3C = Pattern.compile("00-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}");
+
+    private final ObservationRegistry registry;
+
+    public TraceContexts(ObservationRegistry registry) {
+        this.registry = registry;
+    }
+
+    public ObservationRegistry registry() {
+        return registry;
+    }
+
+    /**
+     * The {@code traceparent} of a new producer span ({@code name}) under the observation current
+     * where the answer is subscribed: the Reactor context's (a WebFlux request), else the one
+     * current on this thread when this method is called (a Kafka listener, a servlet request); a
+     * new trace when there is none. Empty when tracing is off.
+     */
+    public Mono<String> capture(String name) {
+        Observation assembledOn = registry.getCurrentObservation();
+        return Mono.deferContextual(context -> Mono.justOrEmpty(capture(name, current(context, assembledOn))));
+    }
+
+    /** The same, synchronously, under {@code parent} (null: a new trace); null when tracing is off. */
+    public @Nullable String capture(String name, @Nullable Observation parent) {
+        if (registry.isNoop()) {
+            return null;
+        }
+        SenderContext<Map<String, String>> sender = new SenderContext<>((carrier, key, value) -> {
+            if (carrier != null) {
+                carrier.put(key, value);
+            }
+        }, Kind.PRODUCER);
+        sender.setCarrier(new HashMap<>(4));
+        Observation.createNotStarted(name, () -> sender, registry).parentObservation(parent).start().stop();
+        return valid(sender.getCarrier().get(TRACEPARENT));
+    }
+
+    /**
+     * A (not started) consumer observation {@code name} whose parent is the stored
+     * {@code traceparent}; a new trace when it is null or not a W3C value. Start it, run the work in
+     * its scope ({@link Observation#observe}, {@link Observation#openScope}: spans made there and
+     * Kafka records sent there join the trace, log lines carry its ids) and stop it.
+     */
+    public Observation continuing(String name, @Nullable String traceparent) {
+        ReceiverContext<String> receiver = new ReceiverContext<>(
+                (carrier, key) -> TRACEPARENT.equals(key) ? carrier : null, Kind.CONSUMER);
+        receiver.setCarrier(valid(traceparent));
+        return Observation.createNotStarted(name, () -> receiver, registry);
+    }
+
+    /** The observation of a Reactor context, else {@code fallback}. */
+    public static @Nullable Observation current(ContextView context, @Nullable Observation fallback) {
+        Object inContext = context.getOrDefault(ObservationThreadLocalAccessor.KEY, null);
+        return inContext instanceof Observation observation ? observation : fallback;
+    }
+
+    /** The record's {@code traceparent} header, if it holds a W3C value. */
+    public static @Nullable String traceparent(@Nullable Headers headers) {
+        Header header = headers == null ? null : headers.lastHeader(TRACEPARENT);
+        return header == null || header.value() == null ? null
+                : valid(new String(header.value(), StandardCharsets.ISO_8859_1));
+    }
+
+    /** The trace id (32 hex digits) of a {@code traceparent}, or null. */
+    public static @Nullable String traceId(@Nullable String traceparent) {
+        String checked = valid(traceparent);
+        return checked == null ? null : checked.substring(3, 35);
+    }
+
+    private static @Nullable String valid(@Nullable String traceparent) {
+        return traceparent != null && W3C.matcher(traceparent).matches() ? traceparent : null;
+    }
+}

@@ -1,0 +1,86 @@
+package dev.visibility.platform.outbox;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.UUID;
+
+import dev.visibility.platform.db.DatabaseWakeups;
+import dev.visibility.platform.testapp.TestApplication;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.r2dbc.core.DatabaseClient;
+import org.springframework.transaction.ReactiveTransactionManager;
+import org.springframework.transaction.reactive.TransactionalOperator;
+
+/**
+ * Issue 23, docs/operations.md: the outbox's backlog gauges. {@code outbox.backlog} counts the
+ * rows not yet sent and {@code outbox.oldest.unsent.age} is the age of the oldest of them, read
+ * from the table by one statement; once the relay has sent the rows, both come back down. Real
+ * PostgreSQL and Kafka; no other relay runs on the test schema (suite.outbox.enabled=false).
+ */
+@SpringBootTest(classes = TestApplication.class)
+class OutboxBacklogGaugesIntegrationTest {
+
+    @Autowired
+    DatabaseClient db;
+    @Autowired
+    ReactiveTransactionManager transactionManager;
+    @Autowired
+    KafkaProperties kafkaProperties;
+    @Autowired
+    OutboxWriter writer;
+    @Autowired
+    DatabaseWakeups wakeups;
+
+    @Test
+    void backlogAndAgeOfTheOldestUnsentRowFollowTheTable() {
+        SimpleMeterRegistry meters = new SimpleMeterRegistry();
+        OutboxRelay relay = OutboxRelay.create(db, transactionManager, kafkaProperties, wakeups,
+                new OutboxProperties(true, Duration.ofMillis(50), Duration.ofMillis(50), 100, Duration.ofSeconds(20), null));
+        relay.measureBacklogIn(meters);
+        // before the first read the gauges show no value rather than a made-up zero
+        assertThat(meters.get("outbox.backlog").gauge().value()).isNaN();
+        relay.refreshBacklog().block();
+        double before = meters.get("outbox.backlog").gauge().value();
+        long unsentBefore = db.sql("SELECT count(*) FROM outbox WHERE sent_at IS NULL")
+                .map(row -> row.get(0, Long.class)).one().block();
+        assertThat(before).isEqualTo(unsentBefore);
+
+        String topic = "outbox-backlog-" + UUID.randomUUID();
+        TransactionalOperator tx = TransactionalOperator.create(transactionManager);
+        for (int i = 0; i < 2; i++) {
+            tx.transactional(writer.append(topic, "k", UUID.randomUUID(), "test.event", Map.of("n", i))).block();
+        }
+        // a row written 90 seconds ago that nothing has sent yet
+        UUID old = UUID.randomUUID();
+        db.sql("""
+                INSERT INTO outbox (event_id, topic, message_key, event_type, payload, created_at)
+                VALUES (:id, :topic, 'k', 'test.event', '{"n": "old"}', now() - interval '90 seconds')""")
+                .bind("id", old).bind("topic", topic).then().block();
+
+        relay.refreshBacklog().block();
+        assertThat(meters.get("outbox.backlog").gauge().value()).isEqualTo(before + 3);
+        assertThat(meters.get("outbox.oldest.unsent.age").gauge().value()).isBetween(90.0, 3600.0);
+
+        relay.start();
+        try {
+            await("the relay sends the three rows").atMost(Duration.ofSeconds(30)).until(() -> db.sql(
+                    "SELECT count(*) FROM outbox WHERE topic = :topic AND sent_at IS NULL").bind("topic", topic)
+                    .map(row -> row.get(0, Long.class)).one().block() == 0);
+            // started with backlog measuring on, the relay reads the table itself every 5 s
+            await("the gauges read the table again").atMost(Duration.ofSeconds(30))
+                    .until(() -> meters.get("outbox.backlog").gauge().value() == before);
+        } finally {
+            relay.stop();
+        }
+        if (before == 0) {
+            assertThat(meters.get("outbox.oldest.unsent.age").gauge().value()).isZero();
+        }
+    }
+}
