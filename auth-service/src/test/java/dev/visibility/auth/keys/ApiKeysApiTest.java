@@ -334,4 +334,21 @@ class ApiKeysApiTest {
                 .isEqualTo(revocation.get("eventId"));
         assertThat(records.get(0).value()).doesNotContain(((String) created.get("key")).substring(12));
     }
+
+    @Test
+    void theRevocationEventContinuesTheTraceOfTheRequestThatCausedIt() {
+        Map<String, Object> created = create("{\"name\": \"traced\"}");
+        String hash = Secrets.sha256Hex((String) created.get("key"));
+        String traceId = UUID.randomUUID().toString().replace("-", "");
+        json(client.delete().uri(keys(team.projectId()) + "/" + created.get("id"))
+                .header(HttpHeaders.AUTHORIZATION, team.ownerBearer())
+                .header("traceparent", "00-" + traceId + "-00f067aa0ba902b7-01"), 200);
+
+        ConsumerRecord<String, String> revocation = TestKafka.awaitRecords(Topics.AUTH_KEYS,
+                record -> hash.equals(record.key()) && record.value().contains("REVOKED"), 1, Duration.ofSeconds(30)).get(0);
+        // issue 23: the outbox row kept the request's trace, and the relay's record carries it on
+        assertThat(revocation.headers().lastHeader("traceparent")).isNotNull();
+        assertThat(new String(revocation.headers().lastHeader("traceparent").value(), StandardCharsets.UTF_8))
+                .startsWith("00-" + traceId + "-");
+    }
 }

@@ -61,7 +61,7 @@ class LocalSeederFirstStartTest {
         AccountRepository accounts = new AccountRepository(db);
         keys = new ApiKeyRepository(db);
         memberTokens = new MemberTokens(db);
-        ApiKeyService service = new ApiKeyService(keys, new MemberAccess(accounts), new JdbcOutbox(db, mapper), tx,
+        ApiKeyService service = new ApiKeyService(keys, new MemberAccess(accounts), new JdbcOutbox(db, mapper, new dev.visibility.platform.tracing.TraceContexts(io.micrometer.observation.ObservationRegistry.NOOP)), tx,
                 new ApiKeyProperties(null));
         seeder = new LocalSeeder(db, accounts, service, memberTokens,
                 new MemberCredentials(db, PasswordEncoderFactories.createDelegatingPasswordEncoder()), tx, mapper);
