@@ -41,16 +41,17 @@ class WebhookCrashDrillSystemTest extends SystemTest {
             try (Publisher publisher = new Publisher(SharedInfrastructure.kafkaBootstrapServers(), project(), tally)) {
                 long started = System.nanoTime();
                 publisher.start();
-                // the kills are spread over the deliveries: after 1/7, 2/7, … 5/7 of them, each while the
-                // restarted service is at work (the publisher goes on meanwhile)
+                // the kills are spread over the publication: after 1/6, 2/6, … 5/6 of the runs are published,
+                // each once the (restarted) service has made at least 2,000 more deliveries
+                int readyAt = 0;
                 for (int kill = 1; kill <= KILLS; kill++) {
-                    int at = expected * kill / (KILLS + 2);
-                    Waits.until("delivery " + at + " before kill " + kill, RECOVERY, tally::delivered, n -> n >= at);
+                    publisher.awaitProgress(kill / (KILLS + 1.0), tally, readyAt, 2_000, RECOVERY);
                     int published = publisher.sent();
                     int delivered = tally.delivered();
                     long killedAt = System.nanoTime();
                     edge.killWebhook();
                     edge.restartWebhook();
+                    readyAt = tally.delivered();
                     kills.add("kill %d after %d runs published and %d deliveries, ready again after %.1f s".formatted(
                             kill, published, delivered, (System.nanoTime() - killedAt) / 1e9));
                 }
@@ -63,14 +64,16 @@ class WebhookCrashDrillSystemTest extends SystemTest {
                 double seconds = (System.nanoTime() - started) / 1e9;
                 Map<String, Integer> states = Waits.until("no drill delivery pending", Duration.ofMinutes(1),
                         () -> WebhookDrill.deliveryStates("webhook", subscriptions), s -> !s.containsKey("pending"));
-                int failedAttempts = WebhookDrill.failedAttempts("webhook", subscriptions);
+                Map<String, Integer> failedAttempts = WebhookDrill.failedAttempts("webhook", subscriptions);
+                long checking = System.nanoTime();
                 List<String> dead = WebhookDrill.deadLetters(SharedInfrastructure.kafkaBootstrapServers(), project(),
                         tally.runIds, subscriptions, RECOVERY);
+                kills.add("dead-letter sentinels checked in %.1f s".formatted((System.nanoTime() - checking) / 1e9));
                 kills.forEach(line -> System.out.println("[drill 1] " + line));
                 System.out.printf("[drill 1] webhook-service killed (SIGKILL) %d times: %d subscriptions, published %d"
                         + " tracking runs (%d/s offered) = %d (event, subscription) pairs; delivered %d, POSTs %d,"
                         + " duplicates %d (under another X-Service-Delivery %d), lost %d, bad signatures %d,"
-                        + " failed attempts %d, deliveries by state %s, dead-lettered %d; %.0f s from the first publication%n",
+                        + " failed attempts by error class %s, deliveries by state %s, dead-lettered %d; %.0f s from the first publication%n",
                         KILLS, subscriptions.size(), publisher.acknowledged.get(), WebhookDrill.PER_SECOND, expected,
                         tally.delivered(), tally.posts.get(), tally.duplicates.get(), tally.otherDeliveryId.get(),
                         expected - tally.delivered(), tally.badSignatures.get(), failedAttempts, states, dead.size(), seconds);

@@ -62,7 +62,7 @@ final class WebhookDrill {
     /** Subscriptions (issue 22: 20, the most one project may have). */
     static final int SUBSCRIPTIONS = 20;
     /** Tracking runs published per second. */
-    static final int PER_SECOND = Integer.getInteger("drill.webhook.per-second", 50);
+    static final int PER_SECOND = Integer.getInteger("drill.webhook.per-second", 40);
 
     private static final Pattern RUN_ID = Pattern.compile("\"runId\"\\s*:\\s*\"([0-9a-f-]{36})\"");
     private static final Pattern UUIDS = Pattern.compile("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
@@ -228,6 +228,16 @@ final class WebhookDrill {
             return sent.get();
         }
 
+        /**
+         * Waits for the moment of a drill's next blow: {@code fraction} of the runs published, and
+         * {@code deliveries} more (event, subscription) pairs delivered since {@code since} (the
+         * service is at work again after the previous blow).
+         */
+        void awaitProgress(double fraction, Tally tally, int since, int deliveries, Duration within) {
+            Waits.until("%.0f %% published and %d more deliveries".formatted(fraction * 100, deliveries), within,
+                    () -> sent.get() >= fraction * EVENTS && tally.delivered() >= since + deliveries, done -> done);
+        }
+
         /** Waits until every run is sent and acknowledged (or failed). */
         void awaitDone(Duration within) {
             Waits.until("all " + EVENTS + " tracking runs acknowledged", within,
@@ -263,13 +273,17 @@ final class WebhookDrill {
         return states;
     }
 
-    /** Attempts of the drill's deliveries that failed (stored with an error class): each one sends the delivery again. */
-    static int failedAttempts(String schema, List<Subscription> subscriptions) {
-        int[] count = new int[1];
-        query("SELECT count(*) FROM " + schema + ".delivery_attempts a JOIN " + schema + ".deliveries d ON d.id = a.delivery_id"
-                + " WHERE d.subscription_id = ANY (?::uuid[]) AND a.error_class IS NOT NULL", subscriptions,
-                rows -> count[0] = rows.getInt(1));
-        return count[0];
+    /**
+     * Attempts of the drill's deliveries that failed (stored with an error class), by error class:
+     * each one sent its delivery again after a back-off (and only a delivery whose 4th attempt fails
+     * is dead-lettered).
+     */
+    static Map<String, Integer> failedAttempts(String schema, List<Subscription> subscriptions) {
+        Map<String, Integer> failed = new TreeMap<>();
+        query("SELECT a.error_class, count(*) FROM " + schema + ".delivery_attempts a JOIN " + schema + ".deliveries d"
+                + " ON d.id = a.delivery_id WHERE d.subscription_id = ANY (?::uuid[]) AND a.error_class IS NOT NULL"
+                + " GROUP BY a.error_class", subscriptions, rows -> failed.put(rows.getString(1), rows.getInt(2)));
+        return failed;
     }
 
     private interface Row {
