@@ -58,8 +58,15 @@ class BrokerRestartDrillSystemTest extends SystemTest {
             started.add(visibility);
             Map<String, String> webhookEnv = new HashMap<>(env);
             webhookEnv.put("SUITE_WEBHOOK_SECRET_KEY", Edge.WEBHOOK_SECRET_KEY);
-            List<String> webhookArgs = new ArrayList<>(Edge.WEBHOOK_ARGS);
-            webhookArgs.add("--suite.db.schema=" + WEBHOOK_SCHEMA);
+            // the edge's arguments, but local mode's time-out and back-off (5 s; about 1, 2 and 4 s) instead of the
+            // edge's 3 s and 0.2 to 0.8 s: on a starved machine a receiver in the test JVM may answer late for
+            // a few seconds, which must cost a retry, not the delivery (what is drilled is the broker)
+            List<String> webhookArgs = new ArrayList<>(Edge.WEBHOOK_ARGS.stream()
+                    .filter(arg -> !arg.startsWith("--suite.webhook.delivery.timeout=")
+                            && !arg.startsWith("--suite.webhook.delivery.backoff-"))
+                    .toList());
+            webhookArgs.addAll(List.of("--suite.webhook.delivery.timeout=5s", "--suite.webhook.delivery.backoff-base=1s",
+                    "--suite.webhook.delivery.backoff-max=4s", "--suite.db.schema=" + WEBHOOK_SCHEMA));
             ServiceProcess webhook = ServiceProcess.startJar("webhook-service", "webhook-service-drill2", webhookEnv,
                     webhookArgs.toArray(String[]::new));
             started.add(webhook);
