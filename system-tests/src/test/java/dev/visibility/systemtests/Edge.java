@@ -33,6 +33,22 @@ public final class Edge {
     /** AES key of webhook-service's stored signing secrets (base64 of 32 bytes), for the tests only. */
     static final String WEBHOOK_SECRET_KEY = "q8mXk0TQq3N1z0Rr9m3mCk5xv2bq0tq4lQk4m3u8a1E=";
 
+    /** webhook-service's arguments in these tests (also those of a drill's own webhook-service). */
+    static final List<String> WEBHOOK_ARGS = List.of(
+            // the tests' receivers listen on http://127.0.0.1 (DESIGN.md: local mode only)
+            "--suite.webhook.allow-loopback=true",
+            "--suite.webhook.allow-local-http=true",
+            // 1 + 3 attempts end within a few seconds: delays of about 0.2, 0.4 and 0.8 s
+            "--suite.webhook.delivery.timeout=3s",
+            "--suite.webhook.delivery.backoff-base=200ms",
+            "--suite.webhook.delivery.backoff-max=1s",
+            // as in local mode: two consumers per delivery topic on this one machine (ignored by
+            // webhook-service builds without the property)
+            "--suite.webhook.delivery.delivery-concurrency=2",
+            // the webhook crash drill (issue 22, drill 1) kills the service five times: the group coordinator
+            // gives a killed instance's partitions to its successor once the session expires (default 45 s)
+            "--spring.kafka.consumer.properties.session.timeout.ms=10000");
+
     private static Edge instance;
 
     public final ServiceProcess auth;
@@ -44,7 +60,10 @@ public final class Edge {
     /** actions-service; the write drill kills it and starts it again on the same port. */
     public volatile ServiceProcess actions;
     private final Map<String, String> actionsEnv;
-    public final ServiceProcess webhook;
+    /** webhook-service; the webhook crash drill kills it and starts it again on the same port. */
+    public volatile ServiceProcess webhook;
+    private final Map<String, String> webhookEnv;
+    private int webhookRestarts;
     public final Seed seed;
     /** The environment the services were started with (shared infrastructure, keys), for tests that start more. */
     final Map<String, String> serviceEnv;
@@ -80,17 +99,8 @@ public final class Edge {
             actions = ServiceProcess.startJar("actions-service", "actions-service", env);
             Map<String, String> webhookEnv = new HashMap<>(env);
             webhookEnv.put("SUITE_WEBHOOK_SECRET_KEY", WEBHOOK_SECRET_KEY);
-            webhook = ServiceProcess.startJar("webhook-service", "webhook-service", webhookEnv,
-                    // the tests' receivers listen on http://127.0.0.1 (DESIGN.md: local mode only)
-                    "--suite.webhook.allow-loopback=true",
-                    "--suite.webhook.allow-local-http=true",
-                    // 1 + 3 attempts end within a few seconds: delays of about 0.2, 0.4 and 0.8 s
-                    "--suite.webhook.delivery.timeout=3s",
-                    "--suite.webhook.delivery.backoff-base=200ms",
-                    "--suite.webhook.delivery.backoff-max=1s",
-                    // as in local mode: two consumers per delivery topic on this one machine (ignored by
-                    // webhook-service builds without the property)
-                    "--suite.webhook.delivery.delivery-concurrency=2");
+            this.webhookEnv = Map.copyOf(webhookEnv);
+            webhook = ServiceProcess.startJar("webhook-service", "webhook-service", webhookEnv, WEBHOOK_ARGS.toArray(String[]::new));
             int down = ServiceProcess.freePort();
             List<String> routes = List.of(
                     "--suite.services.auth-service=" + auth.baseUrl(),
@@ -147,6 +157,18 @@ public final class Edge {
     public void restartActions() {
         actions = ServiceProcess.startJar("actions-service", "actions-service-restarted", actions.port(), actionsEnv)
                 .awaitReady(Duration.ofMinutes(5));
+    }
+
+    /** Kills webhook-service ({@code SIGKILL}) at once. */
+    public void killWebhook() {
+        webhook.kill();
+    }
+
+    /** Starts webhook-service again on its port and waits until it is ready. */
+    public void restartWebhook() {
+        webhookRestarts++;
+        webhook = ServiceProcess.startJar("webhook-service", "webhook-service-restarted-" + webhookRestarts, webhook.port(),
+                webhookEnv, WEBHOOK_ARGS.toArray(String[]::new)).awaitReady(Duration.ofMinutes(5));
     }
 
     public static synchronized Edge get() {

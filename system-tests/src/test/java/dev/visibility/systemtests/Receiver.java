@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
+import java.util.function.Consumer;
 import java.util.function.Predicate;
 
 import javax.crypto.Mac;
@@ -29,17 +30,20 @@ public final class Receiver implements AutoCloseable {
 
     private final HttpServer server;
     private final List<Received> received = new CopyOnWriteArrayList<>();
+    /** Null: every request is kept in {@link #received}; else each goes to it and is not kept (the drills' 100,000). */
+    private final Consumer<Received> sink;
     private volatile int status;
 
-    private Receiver(int status) {
+    private Receiver(int status, int threads, Consumer<Received> sink) {
         this.status = status;
+        this.sink = sink;
         try {
             server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         } catch (IOException e) {
             throw new IllegalStateException(e);
         }
         server.createContext("/", this::handle);
-        server.setExecutor(Executors.newFixedThreadPool(4, runnable -> {
+        server.setExecutor(Executors.newFixedThreadPool(threads, runnable -> {
             Thread thread = new Thread(runnable, "receiver");
             thread.setDaemon(true);
             return thread;
@@ -48,7 +52,15 @@ public final class Receiver implements AutoCloseable {
     }
 
     public static Receiver answering(int status) {
-        return new Receiver(status);
+        return new Receiver(status, 4, null);
+    }
+
+    /**
+     * A receiver answering 204 that hands each request to {@code sink} on one of {@code threads}
+     * threads and keeps nothing: for loads of many thousand deliveries.
+     */
+    public static Receiver streaming(int threads, Consumer<Received> sink) {
+        return new Receiver(204, threads, sink);
     }
 
     public Receiver answeringAlways(int newStatus) {
@@ -61,7 +73,13 @@ public final class Receiver implements AutoCloseable {
             byte[] body = in.readAllBytes();
             Map<String, String> headers = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
             exchange.getRequestHeaders().forEach((name, values) -> headers.put(name, values.get(0)));
-            received.add(new Received(exchange.getRequestMethod(), exchange.getRequestURI().getPath(), headers, body, System.nanoTime()));
+            Received request = new Received(exchange.getRequestMethod(), exchange.getRequestURI().getPath(), headers, body,
+                    System.nanoTime());
+            if (sink == null) {
+                received.add(request);
+            } else {
+                sink.accept(request);
+            }
             int answer = status;
             exchange.sendResponseHeaders(answer, -1);
             try (OutputStream out = exchange.getResponseBody()) {

@@ -190,6 +190,11 @@ public final class ServiceProcess {
         }
     }
 
+    /** Whether the process still runs (a drill's services must outlive the broker's restarts). */
+    public boolean isAlive() {
+        return process.isAlive();
+    }
+
     public String baseUrl() {
         return "http://127.0.0.1:" + port;
     }
