@@ -6,13 +6,18 @@ import java.util.List;
 import java.util.Set;
 
 import org.springframework.http.server.PathContainer;
+import org.springframework.http.server.reactive.ServerHttpRequest;
 import org.springframework.stereotype.Component;
+import org.springframework.web.server.ServerWebExchange;
 import org.springframework.web.util.pattern.PathPattern;
 import org.springframework.web.util.pattern.PathPatternParser;
 
 /** Finds the {@link ApiRoute} of a request in {@link RouteTable}, by path pattern and method. */
 @Component
 public class RouteResolver {
+
+    /** The attribute under which a request's resolution is kept, so that each request is resolved once. */
+    private static final String RESOLVED = RouteResolver.class.getName() + ".resolved";
 
     private final List<Compiled> routes = new ArrayList<>();
 
@@ -21,6 +26,24 @@ public class RouteResolver {
         for (ApiRoute route : RouteTable.ROUTES) {
             routes.add(new Compiled(route, parser.parse(route.path())));
         }
+    }
+
+    /**
+     * The route of this request (its method and decoded path), or null. The answer is kept on the
+     * exchange: the filters that need it (authentication, access) resolve each request once, and
+     * again only if the method or path changed in between.
+     */
+    public ApiRoute resolve(ServerWebExchange exchange) {
+        ServerHttpRequest request = exchange.getRequest();
+        String method = request.getMethod().name();
+        String path = request.getPath().pathWithinApplication().value();
+        if (exchange.getAttributes().get(RESOLVED) instanceof Resolved resolved && resolved.method().equals(method)
+                && resolved.path().equals(path)) {
+            return resolved.route();
+        }
+        ApiRoute route = resolve(method, path);
+        exchange.getAttributes().put(RESOLVED, new Resolved(method, path, route));
+        return route;
     }
 
     /** The route for this method and path, or null. */
@@ -44,6 +67,9 @@ public class RouteResolver {
             }
         }
         return methods;
+    }
+
+    private record Resolved(String method, String path, ApiRoute route) {
     }
 
     private record Compiled(ApiRoute route, PathPattern pattern) {
