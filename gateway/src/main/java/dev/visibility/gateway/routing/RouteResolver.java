@@ -24,7 +24,10 @@ public class RouteResolver {
     public RouteResolver() {
         PathPatternParser parser = new PathPatternParser();
         for (ApiRoute route : RouteTable.ROUTES) {
-            routes.add(new Compiled(route, parser.parse(route.path())));
+            // a pattern without a multi-segment wildcard matches only paths of as many segments (issue 24:
+            // most routes are ruled out by counting, before any pattern is matched)
+            int separators = route.path().contains("**") || route.path().contains("{*") ? -1 : separators(route.path());
+            routes.add(new Compiled(route, parser.parse(route.path()), separators));
         }
     }
 
@@ -49,12 +52,23 @@ public class RouteResolver {
     /** The route for this method and path, or null. */
     public ApiRoute resolve(String method, String path) {
         PathContainer container = PathContainer.parsePath(path);
+        int separators = separators(path);
         for (Compiled compiled : routes) {
-            if (compiled.pattern().matches(container) && compiled.allows(method)) {
+            if (compiled.couldMatch(separators) && compiled.pattern().matches(container) && compiled.allows(method)) {
                 return compiled.route();
             }
         }
         return null;
+    }
+
+    private static int separators(String path) {
+        int count = 0;
+        for (int i = 0; i < path.length(); i++) {
+            if (path.charAt(i) == '/') {
+                count++;
+            }
+        }
+        return count;
     }
 
     /** The methods some route accepts on this path (empty when the path is unknown). */
@@ -72,7 +86,11 @@ public class RouteResolver {
     private record Resolved(String method, String path, ApiRoute route) {
     }
 
-    private record Compiled(ApiRoute route, PathPattern pattern) {
+    private record Compiled(ApiRoute route, PathPattern pattern, int separators) {
+
+        boolean couldMatch(int pathSeparators) {
+            return separators < 0 || separators == pathSeparators;
+        }
 
         boolean allows(String method) {
             return route.method().equals("*") || route.method().equals(method)
