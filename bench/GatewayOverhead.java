@@ -196,6 +196,7 @@ public class GatewayOverhead {
         List<Future<List<Long>>> workers = new ArrayList<>();
         long gatewayCpu0 = cpuMillis(processes.gateway());
         long backendCpu0 = cpuMillis(processes.backend());
+        long clientCpu0 = cpuMillis(ProcessHandle.current().pid());
         long[] machine0 = machineTicks();
         long started = System.nanoTime();
         long end = started + Duration.ofSeconds(seconds).toNanos();
@@ -232,6 +233,7 @@ public class GatewayOverhead {
         double elapsed = (System.nanoTime() - started) / 1e9;
         long gatewayCpu = cpuMillis(processes.gateway()) - gatewayCpu0;
         long backendCpu = cpuMillis(processes.backend()) - backendCpu0;
+        long clientCpu = cpuMillis(ProcessHandle.current().pid()) - clientCpu0;
         long[] machine1 = machineTicks();
         pool.shutdown();
         Collections.sort(all);
@@ -242,9 +244,10 @@ public class GatewayOverhead {
         if (label != null) {
             double busy = 100.0 * (machine1[0] - machine0[0]) / Math.max(1, machine1[1] - machine0[1]);
             System.out.printf("%-8s %7.0f req/s  p50 %6.2f ms  p99 %6.2f ms  (%d requests, %d non-200)  CPU ms/request:"
-                            + " gateway %s, backend %.3f; machine busy %.0f%%, load %s%n",
+                            + " gateway %s, backend %.3f, this client %.3f; machine busy %.0f%%, load %s%n",
                     label, result.rps, result.p50, result.p99, all.size(), errors.get(),
-                    viaGateway ? String.format("%.3f", result.gatewayCpu) : "-", result.backendCpu, busy, loadAverage());
+                    viaGateway ? String.format("%.3f", result.gatewayCpu) : "-", result.backendCpu, (double) clientCpu / n,
+                    busy, loadAverage());
         }
         return result;
     }
