@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.Collections;
 import java.util.List;
@@ -15,69 +16,139 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 
 /**
- * Gateway overhead: drives GET /api/v2/projects/{projectId}/usage through the gateway (API key)
- * and directly against auth-service (internal token), on loopback, in one run, and prints
- * requests/s, p50 and p99 for both and their ratio. Needs the local suite: ./suite up.
+ * Gateway overhead (issue 24): drives GET /api/v2/projects/{projectId}/usage through the gateway
+ * (API key) and directly against auth-service (internal token), on loopback, in one run, and
+ * prints for both requests/s, p50 and p99, and the CPU milliseconds per request that the gateway
+ * process and the backend process (auth-service) spent, read from /proc/<pid>/stat (utime + stime)
+ * before and after each phase. Needs the local suite: ./suite up.
+ *
+ * Phases: warm-up; maximum throughput (closed loop, {@code concurrency} clients without pause)
+ * through the gateway and directly; then half of the gateway's maximum throughput (paced, the same
+ * rate both ways), where the added p50 is read.
  *
  * The suite's gateway limits the demo key to the Plus plan's few hundred requests a minute, so
- * the benchmark starts a gateway of its own (gateway/target/gateway.jar, port 18080) with the
- * same configuration but a limit no benchmark reaches; rate limiting still runs on every request.
+ * the benchmark starts a gateway of its own (gateway/target/gateway.jar, port 18080 plus
+ * SUITE_PORT_OFFSET, management port 18580 plus the offset) with the same configuration but a
+ * limit no benchmark reaches; rate limiting still runs on every request.
  *
  *   java bench/GatewayOverhead.java [seconds-per-phase=20] [concurrency=16] [warm-up seconds=30]
+ *
+ * Environment: SUITE_STATE_DIR (.local) and SUITE_PORT_OFFSET (0), as for ./suite.
+ * -Dgateway.jvm="..." adds JVM options to the benchmark's gateway (e.g. a JFR recording),
+ * -Dgateway.args="..." adds application arguments (e.g. --management.tracing.sampling.probability=1.0),
+ * -DgatewayOnly=true measures only the gateway at maximum throughput (to compare configurations),
+ * -Dgateway.jar=<path> runs another build of the gateway (e.g. the one before a change, in the same session),
+ * -Dwarmup.requests=<n> (20000): the gateway's warm-up lasts until it has answered that many requests too
+ * (at most five times the warm-up seconds), so that the JIT has compiled the request path before measuring
+ * even on a busy machine.
  */
 public class GatewayOverhead {
+
+    static final Path STATE = Path.of(System.getenv().getOrDefault("SUITE_STATE_DIR", ".local"));
+    static final int OFFSET = Integer.parseInt(System.getenv().getOrDefault("SUITE_PORT_OFFSET", "0"));
+    static final int GATEWAY_PORT = 18080 + OFFSET;
+    static final int GATEWAY_MANAGEMENT_PORT = 18580 + OFFSET;
+    static final long CLOCK_TICKS = clockTicks();
 
     public static void main(String[] args) throws Exception {
         int seconds = args.length > 0 ? Integer.parseInt(args[0]) : 20;
         int concurrency = args.length > 1 ? Integer.parseInt(args[1]) : 16;
         // the benchmark's gateway starts cold: give the JIT time before measuring
         int warmup = args.length > 2 ? Integer.parseInt(args[2]) : 30;
-        String credentials = Files.readString(Path.of(".local/credentials.json"));
-        String gateway = field(credentials, "gatewayUrl");
+        String credentials = Files.readString(STATE.resolve("credentials.json"));
         String projectId = field(credentials, "projectId");
         String apiKey = field(credentials, "apiKey");
-        String secret = env(Files.readString(Path.of(".local/secrets.env")), "SUITE_INTERNAL_TOKEN_PRIVATE_KEY");
+        String secrets = Files.readString(STATE.resolve("secrets.env"));
+        String secret = env(secrets, "SUITE_INTERNAL_TOKEN_PRIVATE_KEY");
         String path = "/api/v2/projects/" + projectId + "/usage";
-        String direct = System.getProperty("direct", "http://127.0.0.1:8081");
-        Process ownGateway = startGateway(secret);
+        String direct = System.getProperty("direct", "http://127.0.0.1:" + (8081 + OFFSET));
+        long backendPid = Long.parseLong(Files.readString(STATE.resolve("pids/auth-service.pid")).trim());
+        Process ownGateway = startGateway(secrets);
         Runtime.getRuntime().addShutdownHook(new Thread(ownGateway::destroy));
-        gateway = "http://127.0.0.1:18080";
+        String gateway = "http://127.0.0.1:" + GATEWAY_PORT;
+        Processes processes = new Processes(ownGateway.pid(), backendPid);
 
         HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-        System.out.printf("endpoint GET %s, %d s per phase, %d concurrent clients%n", path, seconds, concurrency);
-        run(client, gateway + path, "Bearer " + apiKey, warmup, concurrency, null);
-        run(client, direct + path, "Bearer " + token(secret, projectId, 600), warmup / 2, concurrency, null);
-        Result viaGateway = run(client, gateway + path, "Bearer " + apiKey, seconds, concurrency, "gateway");
-        Result directly = run(client, direct + path, "Bearer " + token(secret, projectId, 600), seconds, concurrency, "direct");
-        System.out.printf("ratio: gateway keeps %.1f%% of direct throughput; p50 +%.2f ms, p99 +%.2f ms%n",
+        System.out.printf("endpoint GET %s, %d s per phase, %d concurrent clients, load average %s%n", path, seconds,
+                concurrency, loadAverage());
+        String directAuthorization = "Bearer " + token(secret, projectId, 600);
+        long warmupRequests = Long.getLong("warmup.requests", 20_000);
+        long warmedUp = 0;
+        long warmupEnd = System.nanoTime() + Duration.ofSeconds(5L * warmup).toNanos();
+        do {
+            warmedUp += run(client, gateway + path, "Bearer " + apiKey, warmup, concurrency, 0, null, processes).requests;
+        } while (warmedUp < warmupRequests && System.nanoTime() < warmupEnd);
+        System.out.printf("gateway warmed up with %d requests%n", warmedUp);
+        if (Boolean.getBoolean("gatewayOnly")) {
+            Result r = run(client, gateway + path, "Bearer " + apiKey, seconds, concurrency, 0, "gateway", processes);
+            Idle idle = idle(processes, 10);
+            System.out.printf("gateway only: %.3f CPU ms/request, %.3f net of idle (%.1f ms/s)%n", r.gatewayCpu,
+                    r.gatewayCpu - idle.gateway / r.rps, idle.gateway);
+            return;
+        }
+        run(client, direct + path, directAuthorization, warmup / 2, concurrency, 0, null, processes);
+        System.out.println("-- maximum throughput (closed loop)");
+        Result viaGateway = run(client, gateway + path, "Bearer " + apiKey, seconds, concurrency, 0, "gateway", processes);
+        Result directly = run(client, direct + path, directAuthorization, seconds, concurrency, 0, "direct", processes);
+        double half = viaGateway.rps / 2;
+        System.out.printf("-- half of the gateway's maximum: %.0f requests/s both ways%n", half);
+        Result halfGateway = run(client, gateway + path, "Bearer " + apiKey, seconds, concurrency, half, "gateway", processes);
+        Result halfDirect = run(client, direct + path, directAuthorization, seconds, concurrency, half, "direct", processes);
+        // what each process spends with no request at all (Kafka polls, metrics, timers), read after the
+        // phases, once the JIT has settled: per-request figures at a low rate include it, so it is
+        // printed, and subtracted in the "net" figures
+        Idle idle = idle(processes, 10);
+        System.out.printf("idle CPU after the phases: gateway %.1f ms/s, backend %.1f ms/s%n", idle.gateway, idle.backend);
+        System.out.printf("ratio: gateway keeps %.1f%% of direct throughput (target >= 80%%); p50 +%.2f ms, p99 +%.2f ms at maximum%n",
                 100.0 * viaGateway.rps / directly.rps, viaGateway.p50 - directly.p50, viaGateway.p99 - directly.p99);
+        System.out.printf("at half load: p50 +%.2f ms (target <= 1 ms), p99 +%.2f ms%n",
+                halfGateway.p50 - halfDirect.p50, halfGateway.p99 - halfDirect.p99);
+        System.out.printf("CPU per proxied request: gateway %.3f ms at maximum, %.3f ms at half load (target <= 0.5 ms and below"
+                        + " the backend's); backend %.3f ms behind the gateway, %.3f ms called directly%n",
+                viaGateway.gatewayCpu, halfGateway.gatewayCpu, viaGateway.backendCpu, directly.backendCpu);
+        System.out.printf("the same net of idle CPU: gateway %.3f ms at maximum, %.3f ms at half load; backend %.3f ms behind"
+                        + " the gateway, %.3f ms called directly%n",
+                viaGateway.gatewayCpu - idle.gateway / viaGateway.rps, halfGateway.gatewayCpu - idle.gateway / halfGateway.rps,
+                viaGateway.backendCpu - idle.backend / viaGateway.rps, directly.backendCpu - idle.backend / directly.rps);
+        System.out.printf("load average after the run: %s%n", loadAverage());
     }
 
-    static Process startGateway(String secret) throws Exception {
-        ProcessBuilder builder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xms64m", "-Xmx256m", "-XX:+UseSerialGC", "-jar", "gateway/target/gateway.jar",
-                "--server.port=18080", "--server.address=127.0.0.1", "--suite.rate-limit.plans.plus=1000000000")
+    static Process startGateway(String secrets) throws Exception {
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xms64m", "-Xmx256m", "-XX:+UseSerialGC"));
+        command.addAll(words(System.getProperty("gateway.jvm", "")));
+        command.addAll(List.of("-jar", System.getProperty("gateway.jar", "gateway/target/gateway.jar"),
+                "--server.port=" + GATEWAY_PORT, "--server.address=127.0.0.1",
+                "--management.server.port=" + GATEWAY_MANAGEMENT_PORT, "--management.server.address=127.0.0.1",
+                "--suite.rate-limit.plans.plus=1000000000"));
+        for (String[] service : new String[][] {{"auth-service", "8081"}, {"visibility-service", "8082"},
+                {"actions-service", "8083"}, {"outcomes-service", "8084"}, {"traffic-service", "8085"},
+                {"agents-service", "8086"}, {"webhook-service", "8087"}, {"mcp-service", "8088"}}) {
+            command.add("--suite.services." + service[0] + "=http://127.0.0.1:" + (Integer.parseInt(service[1]) + OFFSET));
+        }
+        command.addAll(words(System.getProperty("gateway.args", "")));
+        ProcessBuilder builder = new ProcessBuilder(command)
                 .redirectErrorStream(true)
-                .redirectOutput(Path.of(".local/logs/bench-gateway.log").toFile());
-        builder.environment().put("SPRING_KAFKA_BOOTSTRAP_SERVERS", "127.0.0.1:9092");
-        builder.environment().put("SUITE_INTERNAL_TOKEN_PRIVATE_KEY", secret);
-        builder.environment().put("SUITE_INTERNAL_TOKEN_PUBLIC_KEY",
-                env(Files.readString(Path.of(".local/secrets.env")), "SUITE_INTERNAL_TOKEN_PUBLIC_KEY"));
+                .redirectOutput(STATE.resolve("logs/bench-gateway.log").toFile());
+        builder.environment().put("SPRING_KAFKA_BOOTSTRAP_SERVERS", "127.0.0.1:" + (9092 + OFFSET));
+        builder.environment().put("SUITE_INTERNAL_TOKEN_PRIVATE_KEY", env(secrets, "SUITE_INTERNAL_TOKEN_PRIVATE_KEY"));
+        builder.environment().put("SUITE_INTERNAL_TOKEN_PUBLIC_KEY", env(secrets, "SUITE_INTERNAL_TOKEN_PUBLIC_KEY"));
         Process process = builder.start();
         HttpClient probe = HttpClient.newHttpClient();
+        URI readiness = URI.create("http://127.0.0.1:" + GATEWAY_MANAGEMENT_PORT + "/actuator/health/readiness");
         long deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
         while (System.nanoTime() < deadline) {
             if (!process.isAlive()) {
-                throw new IllegalStateException("the benchmark's gateway exited; see .local/logs/bench-gateway.log");
+                throw new IllegalStateException("the benchmark's gateway exited; see " + STATE.resolve("logs/bench-gateway.log"));
             }
             try {
-                if (probe.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:18080/actuator/health/readiness")).build(),
-                        HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
+                if (probe.send(HttpRequest.newBuilder(readiness).build(), HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
                     return process;
                 }
             } catch (java.io.IOException notYet) {
@@ -85,25 +156,66 @@ public class GatewayOverhead {
             }
             Thread.sleep(500);
         }
-        throw new IllegalStateException("the benchmark's gateway did not start; see .local/logs/bench-gateway.log");
+        throw new IllegalStateException("the benchmark's gateway did not start; see " + STATE.resolve("logs/bench-gateway.log"));
     }
 
-    record Result(double rps, double p50, double p99) {
+    /** CPU ms per second that each process spends without requests. */
+    record Idle(double gateway, double backend) {
     }
 
-    static Result run(HttpClient client, String url, String authorization, int seconds, int concurrency, String label)
-            throws Exception {
+    static Idle idle(Processes processes, int seconds) throws Exception {
+        Thread.sleep(2000); // let the last phase's work (connections closing, timers) settle
+        long g0 = cpuMillis(processes.gateway());
+        long b0 = cpuMillis(processes.backend());
+        long t0 = System.nanoTime();
+        Thread.sleep(seconds * 1000L);
+        double elapsed = (System.nanoTime() - t0) / 1e9;
+        return new Idle((cpuMillis(processes.gateway()) - g0) / elapsed, (cpuMillis(processes.backend()) - b0) / elapsed);
+    }
+
+    /** The gateway's and the backend's pids, whose CPU time each phase reads. */
+    record Processes(long gateway, long backend) {
+    }
+
+    /** @param gatewayCpu CPU ms of the gateway process per request of the phase; backendCpu the same for the backend */
+    record Result(double rps, double p50, double p99, double gatewayCpu, double backendCpu, long requests) {
+    }
+
+    /**
+     * One phase: {@code concurrency} clients for {@code seconds}; {@code rate} 0 sends without pause
+     * (closed loop), otherwise requests are started at that total rate (each at its scheduled time;
+     * its latency is measured from when it is sent).
+     */
+    static Result run(HttpClient client, String url, String authorization, int seconds, int concurrency, double rate,
+            String label, Processes processes) throws Exception {
         HttpRequest request = HttpRequest.newBuilder(URI.create(url)).header("Authorization", authorization)
                 .timeout(Duration.ofSeconds(10)).build();
-        long end = System.nanoTime() + Duration.ofSeconds(seconds).toNanos();
         AtomicLong errors = new AtomicLong();
+        AtomicLong tickets = new AtomicLong();
         ExecutorService pool = Executors.newFixedThreadPool(concurrency);
         List<Future<List<Long>>> workers = new ArrayList<>();
+        long gatewayCpu0 = cpuMillis(processes.gateway());
+        long backendCpu0 = cpuMillis(processes.backend());
+        long clientCpu0 = cpuMillis(ProcessHandle.current().pid());
+        long[] machine0 = machineTicks();
         long started = System.nanoTime();
+        long end = started + Duration.ofSeconds(seconds).toNanos();
         for (int i = 0; i < concurrency; i++) {
             workers.add(pool.submit(() -> {
                 List<Long> latencies = new ArrayList<>();
-                while (System.nanoTime() < end) {
+                while (true) {
+                    if (rate > 0) {
+                        long due = started + (long) (tickets.getAndIncrement() * 1e9 / rate);
+                        if (due >= end) {
+                            break;
+                        }
+                        long wait;
+                        while ((wait = due - System.nanoTime()) > 0) {
+                            LockSupport.parkNanos(wait);
+                        }
+                    } else if (System.nanoTime() >= end) {
+                        break;
+                    }
                     long t0 = System.nanoTime();
                     HttpResponse<byte[]> response = client.send(request, HttpResponse.BodyHandlers.ofByteArray());
                     latencies.add(System.nanoTime() - t0);
@@ -119,18 +231,68 @@ public class GatewayOverhead {
             all.addAll(worker.get());
         }
         double elapsed = (System.nanoTime() - started) / 1e9;
+        long gatewayCpu = cpuMillis(processes.gateway()) - gatewayCpu0;
+        long backendCpu = cpuMillis(processes.backend()) - backendCpu0;
+        long clientCpu = cpuMillis(ProcessHandle.current().pid()) - clientCpu0;
+        long[] machine1 = machineTicks();
         pool.shutdown();
         Collections.sort(all);
-        Result result = new Result(all.size() / elapsed, pct(all, 50), pct(all, 99));
+        int n = Math.max(1, all.size());
+        boolean viaGateway = "gateway".equals(label);
+        Result result = new Result(all.size() / elapsed, pct(all, 50), pct(all, 99),
+                viaGateway ? (double) gatewayCpu / n : 0, (double) backendCpu / n, all.size());
         if (label != null) {
-            System.out.printf("%-8s %8.0f req/s   p50 %6.2f ms   p99 %6.2f ms   (%d requests, %d non-200)%n",
-                    label, result.rps, result.p50, result.p99, all.size(), errors.get());
+            double busy = 100.0 * (machine1[0] - machine0[0]) / Math.max(1, machine1[1] - machine0[1]);
+            System.out.printf("%-8s %7.0f req/s  p50 %6.2f ms  p99 %6.2f ms  (%d requests, %d non-200)  CPU ms/request:"
+                            + " gateway %s, backend %.3f, this client %.3f; machine busy %.0f%%, load %s%n",
+                    label, result.rps, result.p50, result.p99, all.size(), errors.get(),
+                    viaGateway ? String.format("%.3f", result.gatewayCpu) : "-", result.backendCpu, (double) clientCpu / n,
+                    busy, loadAverage());
         }
         return result;
     }
 
     static double pct(List<Long> sorted, int p) {
         return sorted.isEmpty() ? 0 : sorted.get(Math.min(sorted.size() - 1, (int) Math.ceil(p / 100.0 * sorted.size()) - 1)) / 1e6;
+    }
+
+    /** utime + stime of a process, in milliseconds (fields 14 and 15 of /proc/<pid>/stat). */
+    static long cpuMillis(long pid) throws Exception {
+        String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+        // the command name (field 2) may hold spaces: count the fields after its closing parenthesis
+        String[] fields = stat.substring(stat.lastIndexOf(')') + 2).trim().split(" ");
+        long ticks = Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+        return ticks * 1000 / CLOCK_TICKS;
+    }
+
+    /** {busy, total} ticks of the whole machine (first line of /proc/stat). */
+    static long[] machineTicks() throws Exception {
+        String[] cpu = Files.readAllLines(Path.of("/proc/stat")).get(0).trim().split("\\s+");
+        long total = 0;
+        for (int i = 1; i < cpu.length; i++) {
+            total += Long.parseLong(cpu[i]);
+        }
+        long idle = Long.parseLong(cpu[4]) + Long.parseLong(cpu[5]);
+        return new long[] {total - idle, total};
+    }
+
+    static String loadAverage() throws Exception {
+        String[] parts = Files.readString(Path.of("/proc/loadavg")).trim().split(" ");
+        return parts[0] + " " + parts[1] + " " + parts[2];
+    }
+
+    static long clockTicks() {
+        try {
+            Process getconf = new ProcessBuilder("getconf", "CLK_TCK").start();
+            String out = new String(getconf.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+            return getconf.waitFor() == 0 ? Long.parseLong(out) : 100;
+        } catch (Exception e) {
+            return 100;
+        }
+    }
+
+    static List<String> words(String text) {
+        return text.isBlank() ? List.of() : Arrays.asList(text.trim().split("\\s+"));
     }
 
     /** The internal token the gateway would mint for the demo key (RS256, DESIGN.md request path 5). */
@@ -141,7 +303,7 @@ public class GatewayOverhead {
         String claims = b64.encodeToString(("{\"iss\":\"suite-gateway\",\"aud\":\"suite-services\",\"sub\":\"bench\",\"jti\":\""
                 + UUID.randomUUID() + "\",\"iat\":" + now + ",\"exp\":" + (now + ttlSeconds) + ",\"proj\":\"" + projectId
                 + "\",\"key\":\"bench\",\"scp\":[],\"feat\":[]}").getBytes(StandardCharsets.UTF_8));
-        // RS256 with the gateway's private key (base64 of PKCS#8, as ./suite keeps it in .local/secrets.env)
+        // RS256 with the gateway's private key (base64 of PKCS#8, as ./suite keeps it in secrets.env)
         java.security.Signature rsa = java.security.Signature.getInstance("SHA256withRSA");
         rsa.initSign(java.security.KeyFactory.getInstance("RSA").generatePrivate(
                 new java.security.spec.PKCS8EncodedKeySpec(Base64.getMimeDecoder().decode(secret))));
@@ -153,7 +315,7 @@ public class GatewayOverhead {
     static String field(String json, String name) {
         Matcher m = Pattern.compile("\"" + name + "\"\\s*:\\s*\"([^\"]*)\"").matcher(json);
         if (!m.find()) {
-            throw new IllegalStateException(name + " missing from .local/credentials.json: run ./suite up first");
+            throw new IllegalStateException(name + " missing from credentials.json: run ./suite up first");
         }
         return m.group(1);
     }
@@ -168,6 +330,6 @@ public class GatewayOverhead {
                 return l.substring(name.length() + 1).replaceAll("^['\"]|['\"]$", "");
             }
         }
-        throw new IllegalStateException(name + " missing from .local/secrets.env");
+        throw new IllegalStateException(name + " missing from secrets.env");
     }
 }

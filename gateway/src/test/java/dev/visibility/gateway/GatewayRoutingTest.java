@@ -134,7 +134,11 @@ class GatewayRoutingTest {
                 .expectStatus().isOk().expectBody(String.class).returnResult().getResponseBody();
         assertThat(scrape).contains("application=\"gateway\"")
                 .contains("spring_cloud_gateway_requests_seconds_count{").contains("routeId=\"oauth-metadata\"")
-                .contains("cache_gets_total{").contains("cache=\"credentials\"");
+                .contains("cache_gets_total{").contains("cache=\"credentials\"")
+                // issue 23: rate-limit decisions by outcome and store, present before the first decision
+                .contains("gateway_rate_limit_decisions_total{").contains("outcome=\"refused\"").contains("store=\"fallback\"")
+                // issue 24: the request timer, without a long-task timer beside it
+                .contains("http_server_requests_seconds_count{").doesNotContain("http_server_requests_active");
         for (String path : List.of("/actuator/prometheus", "/actuator/health", "/actuator/health/liveness")) {
             assertThat(error(client.get().uri(path), 404)).as(path).containsEntry("error", "not_found");
         }

@@ -54,12 +54,11 @@ public class AccessWebFilter implements WebFilter, Ordered {
             return chain.filter(exchange);
         }
         String path = exchange.getRequest().getPath().pathWithinApplication().value();
-        String method = exchange.getRequest().getMethod().name();
         String pathProject = ProjectPaths.projectIdOf(path);
         if (pathProject != null && !pathProject.equals(principal.projectId())) {
             return errors.write(exchange.getResponse(), new NotFound(ErrorMapper.defaultMessage(404)));
         }
-        ApiRoute route = routes.resolve(method, path);
+        ApiRoute route = routes.resolve(exchange);
         if (route == null) {
             Set<String> allowed = routes.methodsFor(path);
             if (allowed.isEmpty() || allowed.contains("*")) {

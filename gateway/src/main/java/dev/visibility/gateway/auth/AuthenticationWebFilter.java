@@ -67,7 +67,7 @@ public class AuthenticationWebFilter implements WebFilter, Ordered {
         if (!underApi(path) || request.getMethod() == HttpMethod.OPTIONS || openApiDocument(request, path)) {
             return chain.filter(exchange);
         }
-        ApiRoute route = routes.resolve(request.getMethod().name(), path);
+        ApiRoute route = routes.resolve(exchange);
         if (route != null && ApiRoute.PUBLIC.equals(route.scope())) {
             return chain.filter(exchange);
         }

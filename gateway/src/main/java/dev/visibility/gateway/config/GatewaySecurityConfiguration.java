@@ -10,6 +10,10 @@ import org.springframework.security.web.server.context.NoOpServerSecurityContext
 /**
  * The gateway authenticates callers in its own filters (API keys, MCP OAuth tokens) and mints
  * the internal token; Spring Security's defaults (form login, basic auth, sessions) stay off.
+ * What it still does on every request: its firewall (rejects malformed paths and headers) and the
+ * security headers. It authorizes nothing (the edge filters do), so neither an authorization filter
+ * that would permit every exchange nor an anonymous principal is built: both cost CPU on every
+ * request and decided nothing (issue 24).
  */
 @Configuration(proxyBeanMethods = false)
 @EnableWebFluxSecurity
@@ -23,8 +27,8 @@ public class GatewaySecurityConfiguration {
                 .formLogin(ServerHttpSecurity.FormLoginSpec::disable)
                 .logout(ServerHttpSecurity.LogoutSpec::disable)
                 .requestCache(ServerHttpSecurity.RequestCacheSpec::disable)
+                .anonymous(ServerHttpSecurity.AnonymousSpec::disable)
                 .securityContextRepository(NoOpServerSecurityContextRepository.getInstance())
-                .authorizeExchange(exchanges -> exchanges.anyExchange().permitAll())
                 .build();
     }
 }

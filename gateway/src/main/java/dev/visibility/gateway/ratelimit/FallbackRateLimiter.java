@@ -57,12 +57,12 @@ public class FallbackRateLimiter implements RateLimiter {
     public Mono<Decision> consume(String key, int limit) {
         if (degraded.get()) {
             probeIfDue();
-            return local.consume(key, localLimit(limit));
+            return local.consume(key, localLimit(limit)).map(Decision::asFallback);
         }
         return shared.consume(key, limit)
                 .onErrorResume(e -> {
                     degrade(e);
-                    return local.consume(key, localLimit(limit));
+                    return local.consume(key, localLimit(limit)).map(Decision::asFallback);
                 });
     }
 

@@ -27,6 +27,6 @@ public class LocalRateLimiter implements RateLimiter {
         long windowStart = now - now % windowMillis;
         int count = windows.get(key + "@" + windowStart, k -> new AtomicInteger()).incrementAndGet();
         long resetAt = (windowStart + windowMillis) / 1000;
-        return Mono.just(new Decision(count <= limit, limit, Math.max(0, limit - count), resetAt));
+        return Mono.just(new Decision(count <= limit, limit, Math.max(0, limit - count), resetAt, Store.LOCAL));
     }
 }

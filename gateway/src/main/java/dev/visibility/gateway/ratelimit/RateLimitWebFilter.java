@@ -9,6 +9,8 @@ import dev.visibility.platform.error.ApiException;
 import dev.visibility.platform.error.ErrorCode;
 import dev.visibility.platform.error.Unavailable;
 import dev.visibility.platform.error.reactive.ReactiveErrorWriter;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.core.Ordered;
@@ -24,6 +26,11 @@ import reactor.core.publisher.Mono;
  * {@code X-RateLimit-Remaining} and {@code X-RateLimit-Reset} (Unix seconds of the window's end)
  * on every answer, errors included (spec 7). Over the limit: 429 {@code rate_limited} with
  * {@code Retry-After}.
+ * <p>
+ * Every decision is counted in {@code gateway.rate.limit.decisions} (issue 23), tagged
+ * {@code outcome} ({@code allowed}, {@code refused}) and {@code store} ({@code shared}: Redis,
+ * {@code local}: this replica as configured, {@code fallback}: this replica because Redis did not
+ * answer); the six counters are registered once, so counting is one add on the hot path.
  */
 @Component
 public class RateLimitWebFilter implements WebFilter, Ordered {
@@ -32,19 +39,33 @@ public class RateLimitWebFilter implements WebFilter, Ordered {
     public static final String REMAINING = "X-RateLimit-Remaining";
     public static final String RESET = "X-RateLimit-Reset";
 
+    /** The decision counter (Prometheus {@code gateway_rate_limit_decisions_total}), docs/operations.md. */
+    public static final String DECISIONS = "gateway.rate.limit.decisions";
+
     private static final Logger log = LoggerFactory.getLogger(RateLimitWebFilter.class);
 
     private final RateLimiter limiter;
     private final RateLimitProperties properties;
     private final UsageRecorder usage;
     private final ReactiveErrorWriter errors;
+    /** [store ordinal][0 refused, 1 allowed] */
+    private final Counter[][] decisions = new Counter[RateLimiter.Store.values().length][2];
 
     public RateLimitWebFilter(RateLimiter limiter, RateLimitProperties properties, UsageRecorder usage,
-            ReactiveErrorWriter errors) {
+            ReactiveErrorWriter errors, MeterRegistry meters) {
         this.limiter = limiter;
         this.properties = properties;
         this.usage = usage;
         this.errors = errors;
+        for (RateLimiter.Store store : RateLimiter.Store.values()) {
+            for (int allowed = 0; allowed < 2; allowed++) {
+                decisions[store.ordinal()][allowed] = Counter.builder(DECISIONS)
+                        .description("Rate-limit decisions on authenticated requests, by outcome and by where they were taken")
+                        .tag("outcome", allowed == 1 ? "allowed" : "refused")
+                        .tag("store", store.tag())
+                        .register(meters);
+            }
+        }
     }
 
     @Override
@@ -66,6 +87,7 @@ public class RateLimitWebFilter implements WebFilter, Ordered {
                     return new Unavailable("The service is temporarily unavailable; retry later");
                 })
                 .flatMap(decision -> {
+                    decisions[decision.store().ordinal()][decision.allowed() ? 1 : 0].increment();
                     HttpHeaders headers = exchange.getResponse().getHeaders();
                     headers.set(LIMIT, Integer.toString(decision.limit()));
                     headers.set(REMAINING, Integer.toString(decision.remaining()));

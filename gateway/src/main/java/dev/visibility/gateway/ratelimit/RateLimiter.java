@@ -9,11 +9,40 @@ public interface RateLimiter {
     Mono<Decision> consume(String key, int limit);
 
     /**
+     * Where a decision was taken, the {@code store} tag of {@code gateway.rate.limit.decisions}
+     * (docs/operations.md).
+     */
+    enum Store {
+        /** the shared store (Redis): exact across replicas */
+        SHARED("shared"),
+        /** this replica's own windows, as configured ({@code suite.rate-limit.store=local}) */
+        LOCAL("local"),
+        /** this replica's own windows because the shared store did not answer (issue 22) */
+        FALLBACK("fallback");
+
+        private final String tag;
+
+        Store(String tag) {
+            this.tag = tag;
+        }
+
+        public String tag() {
+            return tag;
+        }
+    }
+
+    /**
      * @param allowed    whether the request is admitted
      * @param limit      requests per window
      * @param remaining  requests left in this window (never negative)
      * @param resetAt    Unix seconds at which this window ends
+     * @param store      where the decision was taken
      */
-    record Decision(boolean allowed, int limit, int remaining, long resetAt) {
+    record Decision(boolean allowed, int limit, int remaining, long resetAt, Store store) {
+
+        /** The same decision, taken by this replica's windows while the shared store is down. */
+        Decision asFallback() {
+            return new Decision(allowed, limit, remaining, resetAt, Store.FALLBACK);
+        }
     }
 }

@@ -41,6 +41,6 @@ public class RedisRateLimiter implements RateLimiter {
         return redis.execute(INCREMENT, List.of(redisKey), List.of(Long.toString(windowMillis * 2)))
                 .next()
                 .timeout(timeout)
-                .map(count -> new Decision(count <= limit, limit, (int) Math.max(0, limit - count), resetAt));
+                .map(count -> new Decision(count <= limit, limit, (int) Math.max(0, limit - count), resetAt, Store.SHARED));
     }
 }

@@ -16,6 +16,7 @@ import dev.visibility.platform.error.ErrorCode;
 import dev.visibility.platform.error.Unavailable;
 import dev.visibility.platform.error.reactive.ReactiveErrorWriter;
 import dev.visibility.platform.testing.JsonShapes;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
@@ -40,11 +41,16 @@ class RateLimitWebFilterTest {
 
     private final RateLimitProperties properties = new RateLimitProperties("local", WINDOW,
             Map.of("free", 3, "plus", 5), 4, null, null, null);
+    private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
     private final RateLimitWebFilter filter = filter(new LocalRateLimiter(WINDOW, Clock.systemUTC()));
 
     private RateLimitWebFilter filter(RateLimiter limiter) {
         return new RateLimitWebFilter(limiter, properties, new UsageRecorder(null, Duration.ofHours(1)),
-                new ReactiveErrorWriter(JSON));
+                new ReactiveErrorWriter(JSON), meters);
+    }
+
+    private double decisions(String outcome, String store) {
+        return meters.get(RateLimitWebFilter.DECISIONS).tag("outcome", outcome).tag("store", store).counter().count();
     }
 
     private static EdgePrincipal key(String id, String plan) {
@@ -126,6 +132,55 @@ class RateLimitWebFilterTest {
         assertThat(outcome.passed()).isTrue();
         assertThat(outcome.header(RateLimitWebFilter.LIMIT)).isNull();
         assertThat(outcome.header(RateLimitWebFilter.REMAINING)).isNull();
+        assertThat(decisions("allowed", "local") + decisions("refused", "local")).isZero();
+    }
+
+    /** Issue 23: each decision is counted once, by outcome and by the store that took it. */
+    @Test
+    void everyDecisionIsCountedByOutcomeAndStore() {
+        EdgePrincipal key = key("k-counted", "free");
+        // every counter exists from the start (a scrape shows zeros, not nothing)
+        for (String store : new String[] {"shared", "local", "fallback"}) {
+            assertThat(decisions("allowed", store)).isZero();
+            assertThat(decisions("refused", store)).isZero();
+        }
+        for (int n = 1; n <= 5; n++) {
+            call(filter, key, HttpStatus.OK);
+        }
+        // the free plan admits 3 in the window (spec 7): 3 allowed, then 2 refused with 429
+        assertThat(decisions("allowed", "local")).isEqualTo(3);
+        assertThat(decisions("refused", "local")).isEqualTo(2);
+        assertThat(decisions("allowed", "shared") + decisions("refused", "shared")).isZero();
+        assertThat(decisions("allowed", "fallback") + decisions("refused", "fallback")).isZero();
+    }
+
+    /** Issue 23: decisions of the shared store and of the local fallback (Redis down, issue 22) are told apart. */
+    @Test
+    void decisionsOfTheSharedStoreAndOfTheFallbackAreToldApart() {
+        AtomicBoolean storeUp = new AtomicBoolean(true);
+        LocalRateLimiter sharedWindows = new LocalRateLimiter(WINDOW, Clock.systemUTC());
+        RateLimiter shared = (k, limit) -> storeUp.get()
+                ? sharedWindows.consume(k, limit).map(d -> new RateLimiter.Decision(d.allowed(), d.limit(), d.remaining(),
+                        d.resetAt(), RateLimiter.Store.SHARED))
+                : Mono.error(new IllegalStateException("redis: connection refused"));
+        FallbackRateLimiter limiter = new FallbackRateLimiter(shared, () -> Mono.error(new IllegalStateException("still down")),
+                new LocalRateLimiter(WINDOW, Clock.systemUTC()), 1, Duration.ofHours(1), Duration.ofSeconds(1), Clock.systemUTC());
+        RateLimitWebFilter counted = filter(limiter);
+        EdgePrincipal key = key("k-stores", "plus");
+
+        call(counted, key, HttpStatus.OK);
+        call(counted, key, HttpStatus.OK);
+        assertThat(decisions("allowed", "shared")).isEqualTo(2);
+        storeUp.set(false);
+        // Redis down: this replica decides, with its own window of 5 (plus plan, one replica)
+        for (int n = 1; n <= 6; n++) {
+            call(counted, key, HttpStatus.OK);
+        }
+        assertThat(decisions("allowed", "fallback")).isEqualTo(5);
+        assertThat(decisions("refused", "fallback")).isEqualTo(1);
+        assertThat(decisions("allowed", "shared")).isEqualTo(2);
+        assertThat(decisions("refused", "shared")).isZero();
+        assertThat(decisions("allowed", "local") + decisions("refused", "local")).isZero();
     }
 
     @Test

@@ -69,6 +69,7 @@ class RedisOutageRateLimitTest {
             assertThat(first.allowed()).isTrue();
             assertThat(first.limit()).isEqualTo(LIMIT);
             assertThat(first.remaining()).isEqualTo(LIMIT - 1);
+            assertThat(first.store()).isEqualTo(RateLimiter.Store.SHARED);
             assertThat(health.health().block().getStatus()).isEqualTo(Status.UP);
 
             stopRedis();
@@ -77,6 +78,8 @@ class RedisOutageRateLimitTest {
             for (int n = 0; n < LIMIT; n++) {
                 RateLimiter.Decision decision = limiter.consume("key-a", LIMIT).block(Duration.ofSeconds(5));
                 assertThat(decision.limit()).isEqualTo(LIMIT / REPLICAS);
+                // issue 23: counted as the fallback's decisions, not the shared store's
+                assertThat(decision.store()).isEqualTo(RateLimiter.Store.FALLBACK);
                 admitted += decision.allowed() ? 1 : 0;
             }
             assertThat(admitted).isEqualTo(LIMIT / REPLICAS);
@@ -92,6 +95,7 @@ class RedisOutageRateLimitTest {
             // Redis restarted empty: the shared window counts from the store again, with the whole limit
             RateLimiter.Decision back = limiter.consume("key-a", LIMIT).block();
             assertThat(back.limit()).isEqualTo(LIMIT);
+            assertThat(back.store()).isEqualTo(RateLimiter.Store.SHARED);
             assertThat(back.remaining()).isEqualTo(LIMIT - 1);
             assertThat(template.keys("ratelimit:key-a:*").collectList().block()).hasSize(1);
             assertThat(logs.list).filteredOn(e -> e.getFormattedMessage().startsWith("Rate-limit store answers again"))

@@ -3,6 +3,8 @@ package dev.visibility.gateway.routing;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Test;
+import org.springframework.mock.http.server.reactive.MockServerHttpRequest;
+import org.springframework.mock.web.server.MockServerWebExchange;
 
 /** The one route table: path and method decide the route, and with it the scope (DESIGN.md scope table). */
 class RouteResolverTest {
@@ -34,5 +36,29 @@ class RouteResolverTest {
         assertThat(resolver.resolve("GET", P + "/unknown")).isNull();
         assertThat(resolver.methodsFor(P + "/unknown")).isEmpty();
         assertThat(resolver.resolve("GET", P + "/usage/")).isNull();
+    }
+
+    @Test
+    void wildcardRoutesMatchPathsOfAnyDepth() {
+        assertThat(resolver.resolve("GET", "/api/v2/account").id()).isEqualTo("account-api");
+        assertThat(resolver.resolve("DELETE", "/api/v2/account/projects/x/api-keys/k/extra").id()).isEqualTo("account-api");
+        assertThat(resolver.resolve("GET", "/oauth2/authorize").id()).isEqualTo("oauth-endpoints");
+        assertThat(resolver.resolve("POST", "/oauth2/token").id()).isEqualTo("oauth-endpoints");
+        assertThat(resolver.resolve("GET", "/api/mcp").id()).isEqualTo("mcp");
+    }
+
+    /** Issue 24: a request is resolved once; the answer is the same as resolving its method and path. */
+    @Test
+    void anExchangeIsResolvedOnceAndAgainWhenItsPathChanges() {
+        MockServerWebExchange exchange = MockServerWebExchange.from(MockServerHttpRequest.get(P + "/actions/list"));
+        ApiRoute first = resolver.resolve(exchange);
+        assertThat(first).isSameAs(resolver.resolve("GET", P + "/actions/list"));
+        assertThat(resolver.resolve(exchange)).isSameAs(first);
+        MockServerWebExchange moved = MockServerWebExchange.builder(MockServerHttpRequest.post(P + "/webhooks")).build();
+        moved.getAttributes().putAll(exchange.getAttributes());
+        assertThat(resolver.resolve(moved).id()).isEqualTo("e13-webhook-create");
+        MockServerWebExchange unknown = MockServerWebExchange.from(MockServerHttpRequest.get(P + "/unknown"));
+        assertThat(resolver.resolve(unknown)).isNull();
+        assertThat(resolver.resolve(unknown)).isNull();
     }
 }
