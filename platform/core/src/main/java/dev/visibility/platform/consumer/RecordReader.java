@@ -25,6 +25,8 @@ final class RecordReader<T extends ConsumedRecord> {
     private final ObjectMapper mapper;
     private final Validator validator;
     private final TopicSchemas schemas;
+    /** Whether the type has any Bean Validation constraint: a record of a type without any skips the validator. */
+    private final boolean constrained;
 
     RecordReader(String topic, Class<T> type, ObjectMapper mapper, Validator validator, TopicSchemas schemas) {
         this.topic = topic;
@@ -32,6 +34,7 @@ final class RecordReader<T extends ConsumedRecord> {
         this.mapper = mapper;
         this.validator = validator;
         this.schemas = schemas;
+        this.constrained = validator.getConstraintsForClass(type).isBeanConstrained();
         schemas.of(topic);
     }
 
@@ -71,7 +74,7 @@ final class RecordReader<T extends ConsumedRecord> {
         if (record == null) {
             throw new PoisonRecord("not the JSON of " + type.getSimpleName());
         }
-        Set<ConstraintViolation<T>> constraintViolations = validator.validate(record);
+        Set<ConstraintViolation<T>> constraintViolations = constrained ? validator.validate(record) : Set.of();
         if (!constraintViolations.isEmpty()) {
             throw new PoisonRecord(constraintViolations.stream()
                     .map(v -> v.getPropertyPath() + " " + v.getMessage())

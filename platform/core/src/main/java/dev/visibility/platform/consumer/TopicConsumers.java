@@ -86,7 +86,9 @@ public class TopicConsumers implements KafkaListenerConfigurer, ApplicationConte
         this.properties = properties;
         this.deadLetters = deadLetters;
         // decimal numbers keep their digits (a record's data may be passed on as received)
-        this.mapper = mapper.rebuild().enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS).build();
+        // and an Instant in the schemas' date-time form is parsed by hand (RecordInstants; same instant)
+        this.mapper = mapper.rebuild().enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+                .addModule(RecordInstants.module()).build();
         this.validator = validator;
         this.processed = processed;
         this.transactions = transactions;

@@ -73,7 +73,10 @@ public final class ControlCharactersModule extends SimpleModule {
         public JsonNode deserialize(JsonParser p, DeserializationContext ctxt) throws JacksonException {
             String base = p.streamReadContext().pathAsPointer().toString();
             JsonNode tree = trees.deserialize(p, ctxt);
-            check(tree, base);
+            String dirty = firstDirty(tree);
+            if (dirty != null) {
+                throw refusal(base + dirty);
+            }
             return tree;
         }
 
@@ -82,27 +85,38 @@ public final class ControlCharactersModule extends SimpleModule {
             return (JsonNode) trees.getNullValue(ctxt);
         }
 
-        private static void check(JsonNode node, String pointer) {
+        /**
+         * The pointer, relative to {@code node}, of its first text with a control character (a member
+         * name's is its object's), or null when it has none. The pointer is built only for that one,
+         * not for every member checked (records are checked on every consumer's hot path).
+         */
+        private static String firstDirty(JsonNode node) {
             if (node == null) {
-                return;
+                return null;
             }
             if (node.isString()) {
-                if (!clean(node.asString())) {
-                    throw refusal(pointer);
-                }
-            } else if (node.isObject()) {
+                return clean(node.asString()) ? null : "";
+            }
+            if (node.isObject()) {
                 for (Map.Entry<String, JsonNode> field : node.properties()) {
                     if (!clean(field.getKey())) {
-                        throw refusal(pointer);
+                        return "";
                     }
-                    check(field.getValue(), pointer + "/" + field.getKey());
+                    String below = firstDirty(field.getValue());
+                    if (below != null) {
+                        return "/" + field.getKey() + below;
+                    }
                 }
             } else if (node.isArray()) {
                 int i = 0;
                 for (Iterator<JsonNode> it = node.values().iterator(); it.hasNext(); i++) {
-                    check(it.next(), pointer + "/" + i);
+                    String below = firstDirty(it.next());
+                    if (below != null) {
+                        return "/" + i + below;
+                    }
                 }
             }
+            return null;
         }
     }
 }

@@ -68,6 +68,11 @@ class RequestGuardTest {
                 .isEqualTo("Field 'channels.1' must not contain control characters");
         assertThat(refusalOf(() -> JSON.readValue("{\"a\":{\"b\":[1,\"\\u0000\"]}}", JsonNode.class)))
                 .isEqualTo("Field 'a.b.1' must not contain control characters");
+        // a member name with one names its object; the first text with one is named
+        assertThat(refusalOf(() -> JSON.readValue("{\"a\":[{\"ok\":\"x\",\"b\\u0001\":1}]}", JsonNode.class)))
+                .isEqualTo("Field 'a.0' must not contain control characters");
+        assertThat(refusalOf(() -> JSON.readValue("{\"a\":\"x\",\"b\":[\"\\u0002\"],\"c\":\"\\u0003\"}", JsonNode.class)))
+                .isEqualTo("Field 'b.0' must not contain control characters");
         // tab, line feed and carriage return are text
         Body body = JSON.readValue("{\"title\":\"line\\nnext\\tcol\\r\",\"channels\":[\"web\"]}", Body.class);
         assertThat(body.title()).isEqualTo("line\nnext\tcol\r");
