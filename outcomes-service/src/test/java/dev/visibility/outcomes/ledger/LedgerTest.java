@@ -45,6 +45,8 @@ class LedgerTest extends OutcomesTest {
                 Measurement.of(project).daysAgo(3).inFlight().sensorGap().build(),
                 Measurement.of(project).window(7).citations(null).answerFetches(null).daysAgo(8).build());
         awaitInterventions(project, 7);
+        // the title comes from the action event, which another consumer stores: wait for it too
+        awaitActions(project, 1);
         return improved;
     }
 

@@ -91,6 +91,11 @@ public abstract class OutcomesTest {
         await().atMost(WAIT).until(() -> count("SELECT count(*) FROM interventions WHERE project_id = $1", project) >= count);
     }
 
+    /** Waits until the action events of the project (another consumer, on public.events) have stored {@code count} actions. */
+    protected void awaitActions(UUID project, long count) {
+        await().atMost(WAIT).until(() -> count("SELECT count(*) FROM actions WHERE project_id = $1", project) >= count);
+    }
+
     /** Waits until the stored measurement of the window carries this eventId. */
     protected void awaitMeasurement(OutcomeMeasured m) {
         await().atMost(WAIT).until(() -> count("SELECT count(*) FROM measurements WHERE intervention_id = $1 AND window_days = $2"

@@ -102,7 +102,7 @@ class WhatWorksTest extends OutcomesTest {
                 Measurement.of(project).action(earlier).citations(Measurement.down()).daysAgo(99).build(),
                 Measurement.of(project).action(earlier).daysAgo(64).build());
         awaitInterventions(project, 3);
-        await().atMost(WAIT).until(() -> count("SELECT count(*) FROM actions WHERE project_id = $1", project) == 2);
+        awaitActions(project, 2);
         JsonNode measuring = ok(project, WHAT_WORKS).get("data");
         assertThat(measuring.get("emptyState").get("reason").asString()).isEqualTo("no_correlated_interventions");
         assertCounts(measuring, 1, 0, 0);
@@ -110,7 +110,7 @@ class WhatWorksTest extends OutcomesTest {
         publishActionEvent(project, declined, "action.updated", "Rewrite the docs intro", "live", now.minus(Duration.ofDays(1)));
         publish(Measurement.of(project).action(declined).citations(Measurement.down()).daysAgo(20).build());
         awaitInterventions(project, 4);
-        await().atMost(WAIT).until(() -> count("SELECT count(*) FROM actions WHERE project_id = $1", project) == 3);
+        awaitActions(project, 3);
         JsonNode declines = ok(project, WHAT_WORKS).get("data");
         assertThat(declines.get("emptyState").get("reason").asString()).isEqualTo("no_eligible_improvements");
         assertCounts(declines, 2, 1, 0);
