@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
+import dev.visibility.platform.testing.KafkaProcess;
 import dev.visibility.systemtests.WebhookDrill.Publisher;
 import dev.visibility.systemtests.WebhookDrill.Subscription;
 import dev.visibility.systemtests.WebhookDrill.Tally;

@@ -26,7 +26,7 @@ import dev.visibility.platform.testing.TestTokens;
 import dev.visibility.webhook.WebhookServiceApplication;
 import dev.visibility.webhook.support.Events;
 import dev.visibility.webhook.support.Kafka;
-import dev.visibility.webhook.support.KafkaProcess;
+import dev.visibility.platform.testing.KafkaProcess;
 import dev.visibility.webhook.support.Receiver;
 import dev.visibility.webhook.support.ReceiverTls;
 import org.apache.kafka.clients.producer.KafkaProducer;

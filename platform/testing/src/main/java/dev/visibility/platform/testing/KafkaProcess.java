@@ -1,9 +1,8 @@
-package dev.visibility.webhook.support;
+package dev.visibility.platform.testing;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -21,11 +20,14 @@ import org.awaitility.Awaitility;
 import org.awaitility.core.ConditionTimeoutException;
 
 /**
- * A real Kafka broker in its own process, so that it can be killed ({@code SIGKILL}) and started
- * again on the same ports and log directory: one KRaft node that is broker and controller, run
- * from the Kafka jars of the test classpath ({@code kafka.Kafka}), storage formatted with
- * {@code kafka.tools.StorageTool} — the way {@code ./suite} runs it ({@code write_kafka_config},
- * {@code start_kafka}). The broker's own log goes to {@code kafka.log} in its directory.
+ * A real Kafka broker in its own process, so that it can be stopped ({@code SIGTERM}) or killed
+ * ({@code SIGKILL}) and started again on the same ports and log directory: one KRaft node that is
+ * broker and controller, run from the Kafka jars of the test classpath ({@code kafka.Kafka}),
+ * storage formatted with {@code kafka.tools.StorageTool} — the way {@code ./suite} runs it
+ * ({@code write_kafka_config}, {@code start_kafka}). Used by webhook-service's
+ * {@code BrokerRestartTest} and system-tests' broker drill. The broker's own log goes to {@code kafka.log} in its directory.
+ * (The shared broker of the test JVM, an {@code EmbeddedKafkaKraftBroker}, cannot be restarted with
+ * its data.)
  */
 public final class KafkaProcess implements AutoCloseable {
 
@@ -36,7 +38,7 @@ public final class KafkaProcess implements AutoCloseable {
     private final Path log;
     private final int port;
     private final String classpath;
-    private Process process;
+    private volatile Process process;
 
     private KafkaProcess(Path dir, int port, int controllerPort) throws IOException {
         this.dir = dir;
@@ -45,6 +47,13 @@ public final class KafkaProcess implements AutoCloseable {
         this.log = dir.resolve("kafka.log");
         // surefire's fork runs from a manifest-only jar; it names the real test classpath here
         this.classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+        // a test JVM that ends early leaves no broker behind
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            Process running = process;
+            if (running != null) {
+                running.destroyForcibly();
+            }
+        }, "stop-kafka-process"));
         Files.createDirectories(dir);
         String host = "127.0.0.1";
         Files.writeString(config, String.join("\n",
@@ -150,6 +159,24 @@ public final class KafkaProcess implements AutoCloseable {
         process = null;
     }
 
+    /** SIGTERM: a controlled shutdown (the broker flushes and closes its logs), awaited for up to 2 minutes. */
+    public void stop() {
+        if (process == null) {
+            return;
+        }
+        process.destroy();
+        try {
+            if (!process.waitFor(2, TimeUnit.MINUTES)) {
+                process.destroyForcibly();
+                throw new IllegalStateException("The Kafka broker did not stop within 2 minutes on SIGTERM; see " + log);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+        process = null;
+    }
+
     private boolean ready() {
         try (Socket socket = new Socket()) {
             socket.connect(new InetSocketAddress("127.0.0.1", port), 500);
@@ -172,15 +199,15 @@ public final class KafkaProcess implements AutoCloseable {
         return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
-    }
-
-
     @Override
     public void close() {
         kill();
+    }
+
+    /** A free port now; another process may take it before it is bound, as with any such probe. */
+    private static synchronized int freePort() throws IOException {
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
     }
 }
