@@ -1,5 +1,6 @@
 package dev.visibility.mcp.server;
 
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -11,7 +12,6 @@ import dev.visibility.platform.error.reactive.ReactiveErrorWriter;
 import io.modelcontextprotocol.common.McpTransportContext;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.json.jackson3.JacksonMcpJsonMapper;
-import io.modelcontextprotocol.json.schema.JsonSchemaValidator;
 import io.modelcontextprotocol.json.schema.jackson3.DefaultJsonSchemaValidator;
 import io.modelcontextprotocol.server.McpServer;
 import io.modelcontextprotocol.server.McpStatelessAsyncServer;
@@ -69,8 +69,12 @@ public class McpServerConfiguration {
     @Bean(destroyMethod = "close")
     McpStatelessAsyncServer mcpServer(WebFluxStatelessServerTransport transport, McpJsonMapper mcpJsonMapper,
             ToolCalls calls, McpProperties properties) {
-        List<McpStatelessServerFeatures.AsyncToolSpecification> tools = ToolCatalog.TOOLS.stream()
-                .map(tool -> spec(tool, calls))
+        // each tool described once: the SDK keeps these instances, and ToolSchemas finds the
+        // compiled schemas by them
+        Map<ToolDefinition, McpSchema.Tool> described = new LinkedHashMap<>();
+        ToolCatalog.TOOLS.forEach(tool -> described.put(tool, tool.tool()));
+        List<McpStatelessServerFeatures.AsyncToolSpecification> tools = described.entrySet().stream()
+                .map(entry -> spec(entry.getKey(), entry.getValue(), calls))
                 .toList();
         return McpServer.async(transport)
                 .jsonMapper(mcpJsonMapper)
@@ -79,31 +83,16 @@ public class McpServerConfiguration {
                         + "REST API /api/v2. Every tool acts on the project of the API key or of the connection.")
                 .capabilities(McpSchema.ServerCapabilities.builder().tools(false).build())
                 .requestTimeout(properties.callTimeout().plusSeconds(5))
-                .jsonSchemaValidator(warmedValidator())
+                .jsonSchemaValidator(new ToolSchemas(List.copyOf(described.values()),
+                        new DefaultJsonSchemaValidator(JsonMapper.builder().build())))
                 .tools(tools)
                 .build();
     }
 
-    /**
-     * The SDK's schema validator, with every tool's schemas compiled and the validator's message
-     * bundles loaded at start-up: loaded lazily, they would be read from the jar on an event-loop
-     * thread with the first invalid input (BlockHound found it).
-     */
-    private static JsonSchemaValidator warmedValidator() {
-        DefaultJsonSchemaValidator validator = new DefaultJsonSchemaValidator(JsonMapper.builder().build());
-        for (ToolDefinition tool : ToolCatalog.TOOLS) {
-            String inputs = validator.validate(tool.tool().inputSchema(), Map.of("warm-up", true)).errorMessage();
-            String outputs = validator.validate(tool.outputSchema(), Map.of()).errorMessage();
-            if (inputs == null || outputs == null) {
-                throw new IllegalStateException("The schemas of " + tool.name() + " accept what they must refuse");
-            }
-        }
-        return validator;
-    }
-
-    private static McpStatelessServerFeatures.AsyncToolSpecification spec(ToolDefinition tool, ToolCalls calls) {
+    private static McpStatelessServerFeatures.AsyncToolSpecification spec(ToolDefinition tool, McpSchema.Tool described,
+            ToolCalls calls) {
         return McpStatelessServerFeatures.AsyncToolSpecification.builder()
-                .tool(tool.tool())
+                .tool(described)
                 .callHandler((context, request) -> calls.call(tool, context, request))
                 .build();
     }

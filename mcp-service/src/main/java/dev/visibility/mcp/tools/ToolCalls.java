@@ -14,13 +14,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
 import tools.jackson.core.JacksonException;
-import tools.jackson.core.type.TypeReference;
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Runs a tool call: checks the caller's scope or capability (a missing one is a tool error
  * naming it, DESIGN.md), calls the tool's REST endpoint with the caller's internal token, and
- * answers the REST body as {@code structuredContent} with the same JSON as a text block. A REST
+ * answers the REST body as {@code structuredContent} (parsed once, written as it came:
+ * {@link StructuredBody}) with the same JSON as a text block. A REST
  * refusal (400 naming a parameter, 403, 404, ...) is a tool error carrying the REST error body; a
  * service that does not answer in time is a tool error saying so.
  */
@@ -30,8 +32,13 @@ public class ToolCalls {
     public static final String AUTHORIZATION = "authorization";
 
     private static final Logger log = LoggerFactory.getLogger(ToolCalls.class);
-    private static final TypeReference<Map<String, Object>> OBJECT = new TypeReference<>() {
-    };
+
+    /**
+     * Reads the services' answers: a plain mapper, since the answers are our own services' JSON,
+     * not a client's input (the application's mapper checks every string of a tree for control
+     * characters, which costs a walk over the whole answer).
+     */
+    private static final JsonMapper ANSWERS = JsonMapper.builder().build();
 
     private final ServiceClient services;
     private final ObjectMapper mapper;
@@ -82,16 +89,19 @@ public class ToolCalls {
     private CallToolResult result(ToolDefinition tool, ServiceClient.Answer answer) {
         if (answer.status() >= 200 && answer.status() < 300) {
             try {
-                Map<String, Object> structured = mapper.readValue(answer.body(), OBJECT);
-                return CallToolResult.builder()
-                        .content(List.of(McpSchema.TextContent.builder(answer.body()).build()))
-                        .structuredContent(structured)
-                        .isError(false)
-                        .build();
+                JsonNode tree = ANSWERS.readTree(answer.body());
+                if (tree.isObject()) {
+                    return CallToolResult.builder()
+                            .content(List.of(McpSchema.TextContent.builder(answer.body()).build()))
+                            .structuredContent(new StructuredBody(answer.body(), tree))
+                            .isError(false)
+                            .build();
+                }
             } catch (JacksonException e) {
-                log.warn("{} answered {} with a body that is not a JSON object", tool.service(), answer.status());
-                return error(tool.name() + " failed: " + tool.service() + " answered an unreadable body");
+                // said below
             }
+            log.warn("{} answered {} with a body that is not a JSON object", tool.service(), answer.status());
+            return error(tool.name() + " failed: " + tool.service() + " answered an unreadable body");
         }
         // the REST error body ({error, message, status[, reason]}) as the tool error's text
         return error(tool.name() + " failed with HTTP " + answer.status() + ": " + answer.body());
