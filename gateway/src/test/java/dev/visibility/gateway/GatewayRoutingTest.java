@@ -2,8 +2,6 @@ package dev.visibility.gateway;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
-import java.net.ServerSocket;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -11,6 +9,7 @@ import java.util.stream.Collectors;
 
 import dev.visibility.gateway.routing.ApiRoute;
 import dev.visibility.gateway.routing.RouteTable;
+import dev.visibility.gateway.support.StubServices;
 import dev.visibility.platform.testing.Http;
 import dev.visibility.platform.testing.KeepAliveRequests;
 import org.assertj.core.api.InstanceOfAssertFactories;
@@ -32,14 +31,10 @@ import org.springframework.test.web.reactive.server.WebTestClient;
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 class GatewayRoutingTest {
 
-    /** A loopback port on which nothing listens: every service "is down". */
-    private static final int DOWN_PORT = freePort();
-
     @DynamicPropertySource
     static void servicesAreDown(DynamicPropertyRegistry registry) {
-        for (String service : RouteTable.SERVICES) {
-            registry.add("suite.services." + service, () -> "http://127.0.0.1:" + DOWN_PORT);
-        }
+        // a loopback port on which nothing listens: every service "is down"
+        StubServices.allDown(registry);
         // hundreds of refused keys from one address here: the failed-authentication limit is tested on its own
         registry.add("suite.edge.failed-authentications-per-minute", () -> "1000000");
     }
@@ -148,13 +143,5 @@ class GatewayRoutingTest {
         Map<String, Object> body = Http.error(request, status);
         assertThat(body.toString()).doesNotContain("127.0.0.1");
         return body;
-    }
-
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
-        }
     }
 }

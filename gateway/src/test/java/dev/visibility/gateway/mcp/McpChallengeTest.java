@@ -3,10 +3,7 @@ package dev.visibility.gateway.mcp;
 import static dev.visibility.platform.testing.JsonShapes.assertError;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
-import java.net.ServerSocket;
-
-import dev.visibility.gateway.routing.RouteTable;
+import dev.visibility.gateway.support.StubServices;
 import dev.visibility.platform.testing.Http;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -33,10 +30,7 @@ class McpChallengeTest {
 
     @DynamicPropertySource
     static void servicesAreDown(DynamicPropertyRegistry registry) {
-        int down = freePort();
-        for (String service : RouteTable.SERVICES) {
-            registry.add("suite.services." + service, () -> "http://127.0.0.1:" + down);
-        }
+        StubServices.allDown(registry);
         registry.add("suite.edge.failed-authentications-per-minute", () -> "1000000");
     }
 
@@ -75,13 +69,5 @@ class McpChallengeTest {
                 .expectBody().returnResult();
         assertThat(answer.getStatus().value()).isEqualTo(401);
         assertThat(answer.getResponseHeaders().get(HttpHeaders.WWW_AUTHENTICATE)).isNull();
-    }
-
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
-        }
     }
 }

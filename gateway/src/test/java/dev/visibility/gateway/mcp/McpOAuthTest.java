@@ -3,10 +3,6 @@ package dev.visibility.gateway.mcp;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import java.io.IOException;
-import java.io.OutputStream;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -30,6 +26,7 @@ import com.nimbusds.jwt.SignedJWT;
 import com.sun.net.httpserver.HttpServer;
 import dev.visibility.gateway.auth.EdgePrincipal;
 import dev.visibility.gateway.routing.RouteTable;
+import dev.visibility.gateway.support.StubServices;
 import dev.visibility.platform.security.Caller;
 import dev.visibility.platform.testing.Http;
 import org.junit.jupiter.api.AfterAll;
@@ -66,10 +63,7 @@ class McpOAuthTest {
 
     @DynamicPropertySource
     static void properties(DynamicPropertyRegistry registry) {
-        int down = freePort();
-        for (String service : RouteTable.SERVICES) {
-            registry.add("suite.services." + service, () -> "http://127.0.0.1:" + down);
-        }
+        StubServices.allDown(registry);
         // auth-service's connection lookups are answered by the test's server; every other service is down
         registry.add("suite.services." + RouteTable.AUTH, () -> "http://127.0.0.1:" + JWKS.getAddress().getPort());
         registry.add("suite.edge.failed-authentications-per-minute", () -> "1000000");
@@ -236,40 +230,17 @@ class McpOAuthTest {
     }
 
     private static HttpServer jwks() {
-        try {
-            HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-            byte[] body = new JWKSet(KEY.toPublicJWK()).toString().getBytes(StandardCharsets.UTF_8);
-            server.createContext("/oauth2/jwks", exchange -> {
-                JWKS_FETCHES.incrementAndGet();
-                exchange.getResponseHeaders().add("Content-Type", "application/json");
-                exchange.sendResponseHeaders(200, body.length);
-                try (OutputStream out = exchange.getResponseBody()) {
-                    out.write(body);
-                }
-            });
-            server.createContext("/internal/v1/oauth-connections/", exchange -> {
-                String id = exchange.getRequestURI().getPath().substring("/internal/v1/oauth-connections/".length());
-                String found = CONNECTIONS.get(id);
-                byte[] answer = (found != null ? found : "{\"error\":\"not_found\",\"message\":\"No active OAuth connection has this id\",\"status\":404}")
-                        .getBytes(StandardCharsets.UTF_8);
-                exchange.getResponseHeaders().add("Content-Type", "application/json");
-                exchange.sendResponseHeaders(found != null ? 200 : 404, answer.length);
-                try (OutputStream out = exchange.getResponseBody()) {
-                    out.write(answer);
-                }
-            });
-            server.start();
-            return server;
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
-        }
+        String keys = new JWKSet(KEY.toPublicJWK()).toString();
+        return StubServices.start(Map.of(
+                "/oauth2/jwks", exchange -> {
+                    JWKS_FETCHES.incrementAndGet();
+                    StubServices.answerJson(exchange, 200, keys);
+                },
+                "/internal/v1/oauth-connections/", exchange -> {
+                    String id = exchange.getRequestURI().getPath().substring("/internal/v1/oauth-connections/".length());
+                    String found = CONNECTIONS.get(id);
+                    StubServices.answerJson(exchange, found != null ? 200 : 404, found != null ? found
+                            : "{\"error\":\"not_found\",\"message\":\"No active OAuth connection has this id\",\"status\":404}");
+                }));
     }
 }
