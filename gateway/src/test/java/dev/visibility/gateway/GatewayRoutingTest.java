@@ -12,13 +12,12 @@ import dev.visibility.gateway.routing.RouteTable;
 import dev.visibility.gateway.support.StubServices;
 import dev.visibility.platform.testing.Http;
 import dev.visibility.platform.testing.KeepAliveRequests;
+import dev.visibility.platform.testing.RunningServerTest;
 import org.assertj.core.api.InstanceOfAssertFactories;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalManagementPort;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.cloud.gateway.route.RouteLocator;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -29,7 +28,7 @@ import org.springframework.test.web.reactive.server.WebTestClient;
  * does not answer is 503 {@code unavailable}, both in the error shape (spec 7, DESIGN.md "Errors").
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
-class GatewayRoutingTest {
+class GatewayRoutingTest extends RunningServerTest {
 
     @DynamicPropertySource
     static void servicesAreDown(DynamicPropertyRegistry registry) {
@@ -39,21 +38,11 @@ class GatewayRoutingTest {
         registry.add("suite.edge.failed-authentications-per-minute", () -> "1000000");
     }
 
-    @LocalServerPort
-    int port;
-
     @LocalManagementPort
     int managementPort;
 
     @Autowired
     RouteLocator routes;
-
-    private WebTestClient client;
-
-    @BeforeEach
-    void setUp() {
-        client = Http.client(port);
-    }
 
     @Test
     void everyRouteOfTheTableIsRegisteredWithItsScope() {

@@ -5,10 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.visibility.gateway.support.StubServices;
 import dev.visibility.platform.testing.Http;
-import org.junit.jupiter.api.BeforeEach;
+import dev.visibility.platform.testing.RunningServerTest;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.test.context.DynamicPropertyRegistry;
@@ -23,7 +22,7 @@ import org.springframework.test.web.reactive.server.WebTestClient;
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = "suite.mcp.public-origin=https://api.example.test/")
-class McpChallengeTest {
+class McpChallengeTest extends RunningServerTest {
 
     private static final String CHALLENGE =
             "Bearer resource_metadata=\"https://api.example.test/.well-known/oauth-protected-resource/api/mcp\"";
@@ -32,16 +31,6 @@ class McpChallengeTest {
     static void servicesAreDown(DynamicPropertyRegistry registry) {
         StubServices.allDown(registry);
         registry.add("suite.edge.failed-authentications-per-minute", () -> "1000000");
-    }
-
-    @LocalServerPort
-    int port;
-
-    private WebTestClient client;
-
-    @BeforeEach
-    void setUp() {
-        client = Http.client(port);
     }
 
     @Test

@@ -29,17 +29,15 @@ import dev.visibility.gateway.routing.RouteTable;
 import dev.visibility.gateway.support.StubServices;
 import dev.visibility.platform.security.Caller;
 import dev.visibility.platform.testing.Http;
+import dev.visibility.platform.testing.RunningServerTest;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.web.reactive.server.EntityExchangeResult;
-import org.springframework.test.web.reactive.server.WebTestClient;
 
 /**
  * OAuth access tokens on {@code /api/mcp} (DESIGN.md "MCP and OAuth", spec 5.10, 7.5): a token of
@@ -49,7 +47,7 @@ import org.springframework.test.web.reactive.server.WebTestClient;
  * {@code WWW-Authenticate} challenge; REST paths never accept OAuth tokens.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
-class McpOAuthTest {
+class McpOAuthTest extends RunningServerTest {
 
     private static final String ISSUER = "https://suite.example.test";
     private static final String RESOURCE = ISSUER + "/api/mcp";
@@ -69,16 +67,6 @@ class McpOAuthTest {
         registry.add("suite.edge.failed-authentications-per-minute", () -> "1000000");
         registry.add("suite.mcp.public-origin", () -> ISSUER);
         registry.add("suite.mcp.oauth.jwk-set-uri", () -> "http://127.0.0.1:" + JWKS.getAddress().getPort() + "/oauth2/jwks");
-    }
-
-    @LocalServerPort
-    int port;
-
-    private WebTestClient client;
-
-    @BeforeEach
-    void setUp() {
-        client = Http.client(port);
     }
 
     @AfterAll

@@ -11,15 +11,13 @@ import java.util.concurrent.TimeUnit;
 import com.sun.net.httpserver.HttpServer;
 import dev.visibility.gateway.routing.RouteTable;
 import dev.visibility.gateway.support.StubServices;
-import dev.visibility.platform.testing.Http;
+import dev.visibility.platform.testing.RunningServerTest;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
-import org.springframework.test.web.reactive.server.WebTestClient;
 
 /**
  * Traces across the gateway (docs/operations.md, Traces; issue 24): with Spring Cloud Gateway's
@@ -28,7 +26,7 @@ import org.springframework.test.web.reactive.server.WebTestClient;
  * The service behind is a plain HTTP server that records what it receives.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
-class TraceContextRelayTest {
+class TraceContextRelayTest extends RunningServerTest {
 
     private static final String TRACEPARENT = "^00-([0-9a-f]{32})-([0-9a-f]{16})-0[01]$";
     private static final BlockingQueue<Map<String, List<String>>> RECEIVED = new LinkedBlockingQueue<>();
@@ -40,14 +38,8 @@ class TraceContextRelayTest {
         registry.add("suite.services." + RouteTable.AUTH, () -> "http://127.0.0.1:" + SERVICE.getAddress().getPort());
     }
 
-    @LocalServerPort
-    int port;
-
-    private WebTestClient client;
-
     @BeforeEach
-    void setUp() {
-        client = Http.client(port);
+    void forgetReceived() {
         RECEIVED.clear();
     }
 

@@ -6,33 +6,27 @@ import java.time.Duration;
 import java.util.List;
 import java.util.function.BooleanSupplier;
 
-import org.junit.jupiter.api.BeforeEach;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.r2dbc.core.DatabaseClient;
-import org.springframework.test.web.reactive.server.WebTestClient;
 import tools.jackson.databind.ObjectMapper;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Base of a WebFlux service's integration tests: the service's one Spring context on the shared
  * broker and database ({@link SharedInfrastructure}), records published on the real topics as their
- * producers publish them ({@link TestKafka}), requests through the real server ({@link Http#client}),
+ * producers publish them ({@link TestKafka}), requests through the real server ({@link RunningServerTest}),
  * rows read back through the service's own {@link DatabaseClient}, and every wait an Awaitility
  * wait with the deadline {@link #WAIT}. A module's base (say {@code FooTest extends ServiceTest})
  * adds only what is its own: its tokens' scopes, its records, its answers.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
-public abstract class ServiceTest {
+public abstract class ServiceTest extends RunningServerTest {
 
     /** How long a test waits for a condition (a loaded two-core machine is slow; a real miss still fails). */
     protected static final Duration WAIT = Duration.ofSeconds(90);
     /** A plain mapper for reading answers and records (the service's own is {@link #mapper}). */
     protected static final ObjectMapper JSON = JsonMapper.builder().build();
-
-    @LocalServerPort
-    protected int port;
 
     @Autowired
     protected DatabaseClient db;
@@ -40,13 +34,6 @@ public abstract class ServiceTest {
     /** The service's own ObjectMapper: records are serialized with it, as the producers' match it. */
     @Autowired
     protected ObjectMapper mapper;
-
-    protected WebTestClient client;
-
-    @BeforeEach
-    void createServiceClient() {
-        client = Http.client(port);
-    }
 
     /**
      * Publishes records on {@code topic} with {@code key}, in order, and waits for the broker's
