@@ -2,8 +2,6 @@ package dev.visibility.gateway;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
-import java.net.ServerSocket;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -11,15 +9,15 @@ import java.util.stream.Collectors;
 
 import dev.visibility.gateway.routing.ApiRoute;
 import dev.visibility.gateway.routing.RouteTable;
+import dev.visibility.gateway.support.StubServices;
 import dev.visibility.platform.testing.Http;
 import dev.visibility.platform.testing.KeepAliveRequests;
+import dev.visibility.platform.testing.RunningServerTest;
 import org.assertj.core.api.InstanceOfAssertFactories;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalManagementPort;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.cloud.gateway.route.RouteLocator;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -30,35 +28,21 @@ import org.springframework.test.web.reactive.server.WebTestClient;
  * does not answer is 503 {@code unavailable}, both in the error shape (spec 7, DESIGN.md "Errors").
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
-class GatewayRoutingTest {
-
-    /** A loopback port on which nothing listens: every service "is down". */
-    private static final int DOWN_PORT = freePort();
+class GatewayRoutingTest extends RunningServerTest {
 
     @DynamicPropertySource
     static void servicesAreDown(DynamicPropertyRegistry registry) {
-        for (String service : RouteTable.SERVICES) {
-            registry.add("suite.services." + service, () -> "http://127.0.0.1:" + DOWN_PORT);
-        }
+        // a loopback port on which nothing listens: every service "is down"
+        StubServices.allDown(registry);
         // hundreds of refused keys from one address here: the failed-authentication limit is tested on its own
         registry.add("suite.edge.failed-authentications-per-minute", () -> "1000000");
     }
-
-    @LocalServerPort
-    int port;
 
     @LocalManagementPort
     int managementPort;
 
     @Autowired
     RouteLocator routes;
-
-    private WebTestClient client;
-
-    @BeforeEach
-    void setUp() {
-        client = Http.client(port);
-    }
 
     @Test
     void everyRouteOfTheTableIsRegisteredWithItsScope() {
@@ -148,13 +132,5 @@ class GatewayRoutingTest {
         Map<String, Object> body = Http.error(request, status);
         assertThat(body.toString()).doesNotContain("127.0.0.1");
         return body;
-    }
-
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
-        }
     }
 }

@@ -1,5 +1,6 @@
 package dev.visibility.agents.demo;
 
+import static dev.visibility.platform.testing.Http.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Instant;

@@ -1,5 +1,6 @@
 package dev.visibility.agents.runs;
 
+import static dev.visibility.platform.testing.Http.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
@@ -145,7 +146,7 @@ class AgentRunTest extends AgentsTest {
                 .replace("\"status\":\"running\"", "\"status\":\"exploded\"");
         TestKafka.publish(Topics.AGENTS_RUNS, key, List.of("{not json", badStatus, moved));
         List<ConsumerRecord<String, String>> dead = TestKafka.awaitRecords(DeadLetters.topic(Topics.AGENTS_RUNS),
-                r -> key.equals(r.key()), 3, WITHIN);
+                r -> key.equals(r.key()), 3, WAIT);
         assertThat(dead).extracting(ConsumerRecord::value).containsExactly("{not json", badStatus, moved);
         assertThat(dead).extracting(r -> new String(r.headers().lastHeader("x-dlt-reason").value(), StandardCharsets.UTF_8))
                 // the topic's schema (docs/events/agents.runs.schema.json) first, then the service's rules

@@ -1,9 +1,7 @@
 package dev.visibility.agents.support;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
-import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
@@ -11,43 +9,19 @@ import java.util.UUID;
 import dev.visibility.agents.access.AgentsAccess;
 import dev.visibility.platform.events.Topics;
 import dev.visibility.platform.security.Caller;
-import dev.visibility.platform.testing.TestKafka;
+import dev.visibility.platform.testing.Http;
+import dev.visibility.platform.testing.ServiceTest;
 import dev.visibility.platform.testing.TestTokens;
-import org.junit.jupiter.api.BeforeEach;
-import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.http.HttpHeaders;
-import org.springframework.http.MediaType;
-import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.test.web.reactive.server.WebTestClient;
-import tools.jackson.databind.ObjectMapper;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Base of the agents-service tests: the one Spring context (real broker, real database), records
- * published on the real topics as the agent runner and the assistant do, HTTP with internal tokens
- * as the gateway mints them (with the key's creator, issue 19).
+ * Base of the agents-service tests ({@link ServiceTest}: the one Spring context on the shared broker
+ * and database, records on the real topics, HTTP through the real server), with what is this
+ * module's own: records keyed by project as the agent runner and the assistant publish them, and
+ * internal tokens as the gateway mints them (with the key's creator, issue 19).
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
-public abstract class AgentsTest {
-
-    protected static final Duration WITHIN = Duration.ofSeconds(60);
-    protected static final ObjectMapper JSON = JsonMapper.builder().build();
-
-    @LocalServerPort
-    protected int port;
-    @Autowired
-    protected DatabaseClient db;
-    @Autowired
-    protected ObjectMapper mapper;
-
-    protected WebTestClient client;
-
-    @BeforeEach
-    void createClient() {
-        client = WebTestClient.bindToServer().baseUrl("http://localhost:" + port).responseTimeout(Duration.ofSeconds(20)).build();
-    }
+public abstract class AgentsTest extends ServiceTest {
 
     /** An API key of the project created by {@code creator}, with the managed-agents plan and both agents scopes. */
     protected static String bearer(UUID project, UUID creator) {
@@ -63,8 +37,9 @@ public abstract class AgentsTest {
         return "/api/v2/projects/" + project;
     }
 
+    /** A record on the project's key, as the agent runner and the assistant publish them. */
     protected void publish(String topic, UUID projectId, Object record) {
-        TestKafka.publish(topic, projectId.toString(), record instanceof String text ? text : mapper.writeValueAsString(record));
+        publish(topic, projectId.toString(), record);
     }
 
     protected void publishThreads(UUID projectId, Object... records) {
@@ -73,31 +48,10 @@ public abstract class AgentsTest {
         }
     }
 
-    protected long count(String sql, Object... binds) {
-        DatabaseClient.GenericExecuteSpec spec = db.sql(sql);
-        for (int i = 0; i < binds.length; i++) {
-            spec = spec.bind(i, binds[i]);
-        }
-        return spec.map(row -> row.get(0, Long.class)).one().block(Duration.ofSeconds(10));
-    }
-
-    protected void awaitCount(long expected, String sql, Object... binds) {
-        await().atMost(WITHIN).until(() -> count(sql, binds) == expected);
-    }
-
-    @SuppressWarnings("unchecked")
-    protected Map<String, Object> json(WebTestClient.RequestHeadersSpec<?> request, int status) {
-        byte[] raw = request.exchange().expectStatus().isEqualTo(status)
-                .expectHeader().contentTypeCompatibleWith(MediaType.APPLICATION_JSON)
-                .expectBody().returnResult().getResponseBody();
-        return JSON.readValue(raw, Map.class);
-    }
-
     /** Asserts the error shape of spec 7 with the status and reason, and answers the body. */
     protected Map<String, Object> refusal(WebTestClient.RequestHeadersSpec<?> request, int status, String reason) {
-        Map<String, Object> body = json(request, status);
-        assertThat(body.keySet()).containsExactlyInAnyOrder("error", "message", "status", "reason");
-        assertThat(body).containsEntry("status", status).containsEntry("reason", reason);
+        Map<String, Object> body = Http.error(request, status);
+        assertThat(body).containsEntry("reason", reason);
         return body;
     }
 

@@ -1,5 +1,6 @@
 package dev.visibility.agents.threads;
 
+import static dev.visibility.platform.testing.Http.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.math.BigDecimal;
@@ -198,7 +199,7 @@ class ThreadsTest extends AgentsTest {
         UUID next = thread(owner);
         json(delete(threadPath(next), key), 200);
         List<ConsumerRecord<String, String>> stops = TestKafka.awaitRecords(Topics.AGENTS_THREAD_STOPS,
-                r -> project.toString().equals(r.key()), 2, WITHIN);
+                r -> project.toString().equals(r.key()), 2, WAIT);
         assertThat(stops).hasSize(2);
         assertThat(stops.get(1).value()).contains(next.toString());
         Map<String, Object> stop = JSON.readValue(stops.get(0).value(), Map.class);
@@ -253,7 +254,7 @@ class ThreadsTest extends AgentsTest {
         String badKind = mapper.writeValueAsString(Records.credits(project, thread, "1")).replace("credits_used", "vanished");
         TestKafka.publish(Topics.AGENTS_THREADS, key, List.of("[]", noHandoff, otherProject, neverOffered, badKind));
         List<ConsumerRecord<String, String>> dead = TestKafka.awaitRecords(DeadLetters.topic(Topics.AGENTS_THREADS),
-                r -> key.equals(r.key()), 5, WITHIN);
+                r -> key.equals(r.key()), 5, WAIT);
         assertThat(dead).extracting(ConsumerRecord::value).containsExactly("[]", noHandoff, otherProject, neverOffered, badKind);
         assertThat(dead).extracting(r -> new String(r.headers().lastHeader(DeadLetters.REASON_HEADER).value(), StandardCharsets.UTF_8))
                 // the topic's schema (docs/events/agents.threads.schema.json) first, then the service's rules

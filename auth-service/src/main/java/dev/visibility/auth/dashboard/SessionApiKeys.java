@@ -20,6 +20,8 @@ import org.springframework.beans.factory.annotation.Value;
 import org.springframework.scheduling.annotation.EnableScheduling;
 import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
+import org.springframework.web.util.HttpSessionMutexListener;
+import org.springframework.web.util.WebUtils;
 
 /**
  * The API key a signed-in member's dashboard session uses for one project's webhooks (auth-service
@@ -60,22 +62,30 @@ class SessionApiKeys implements HttpSessionListener {
         }
     }
 
-    /** The session's key for the project, created on first use (and again once it has expired). */
+    /**
+     * The session's key for the project, created on first use (and again once it has expired).
+     * Concurrent requests of one session (two tabs, a double click) wait on the session's mutex, so
+     * that exactly one of them creates the key and the others use it: the mutex is the one
+     * {@link HttpSessionMutexListener} puts in every session ({@link SessionMutex}), a stable object,
+     * unlike the {@link HttpSession} facade the container may hand out anew per request.
+     */
     String keyFor(HttpSession session, Member member, ProjectAccess project) {
-        Map<UUID, SessionKey> held = held(session);
-        SessionKey current = held.get(project.id());
-        Instant now = clock.instant();
-        if (current != null && current.expiresAt().isAfter(now.plusSeconds(60))) {
-            return current.key();
+        synchronized (WebUtils.getSessionMutex(session)) {
+            Map<UUID, SessionKey> held = held(session);
+            SessionKey current = held.get(project.id());
+            Instant now = clock.instant();
+            if (current != null && current.expiresAt().isAfter(now.plusSeconds(60))) {
+                return current.key();
+            }
+            Instant expiresAt = now.plus(lifetime);
+            ApiKeyService.CreatedApiKey created = keys.createSessionKey(project.id(),
+                    NAME, SCOPES, member.id(), expiresAt);
+            held.put(project.id(), new SessionKey(created.id(), project.id(), created.key().key(), expiresAt));
+            if (current != null) {
+                keys.revokeSessionKey(current.id(), current.projectId());
+            }
+            return created.key().key();
         }
-        Instant expiresAt = now.plus(lifetime);
-        ApiKeyService.CreatedApiKey created = keys.createSessionKey(project.id(),
-                NAME, SCOPES, member.id(), expiresAt);
-        held.put(project.id(), new SessionKey(created.id(), project.id(), created.key().key(), expiresAt));
-        if (current != null) {
-            keys.revokeSessionKey(current.id(), current.projectId());
-        }
-        return created.key().key();
     }
 
     @Override
@@ -109,15 +119,14 @@ class SessionApiKeys implements HttpSessionListener {
         }
     }
 
+    /** The session's keys by project; called with the session's mutex held. */
     @SuppressWarnings("unchecked")
     private static Map<UUID, SessionKey> held(HttpSession session) {
-        synchronized (session) {
-            Object value = session.getAttribute(ATTRIBUTE);
-            if (value == null) {
-                value = new ConcurrentHashMap<UUID, SessionKey>();
-                session.setAttribute(ATTRIBUTE, value);
-            }
-            return (Map<UUID, SessionKey>) value;
+        Object value = session.getAttribute(ATTRIBUTE);
+        if (value == null) {
+            value = new ConcurrentHashMap<UUID, SessionKey>();
+            session.setAttribute(ATTRIBUTE, value);
         }
+        return (Map<UUID, SessionKey>) value;
     }
 }

@@ -3,15 +3,11 @@ package dev.visibility.gateway.mcp;
 import static dev.visibility.platform.testing.JsonShapes.assertError;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
-import java.net.ServerSocket;
-
-import dev.visibility.gateway.routing.RouteTable;
+import dev.visibility.gateway.support.StubServices;
 import dev.visibility.platform.testing.Http;
-import org.junit.jupiter.api.BeforeEach;
+import dev.visibility.platform.testing.RunningServerTest;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.test.context.DynamicPropertyRegistry;
@@ -26,28 +22,15 @@ import org.springframework.test.web.reactive.server.WebTestClient;
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = "suite.mcp.public-origin=https://api.example.test/")
-class McpChallengeTest {
+class McpChallengeTest extends RunningServerTest {
 
     private static final String CHALLENGE =
             "Bearer resource_metadata=\"https://api.example.test/.well-known/oauth-protected-resource/api/mcp\"";
 
     @DynamicPropertySource
     static void servicesAreDown(DynamicPropertyRegistry registry) {
-        int down = freePort();
-        for (String service : RouteTable.SERVICES) {
-            registry.add("suite.services." + service, () -> "http://127.0.0.1:" + down);
-        }
+        StubServices.allDown(registry);
         registry.add("suite.edge.failed-authentications-per-minute", () -> "1000000");
-    }
-
-    @LocalServerPort
-    int port;
-
-    private WebTestClient client;
-
-    @BeforeEach
-    void setUp() {
-        client = Http.client(port);
     }
 
     @Test
@@ -75,13 +58,5 @@ class McpChallengeTest {
                 .expectBody().returnResult();
         assertThat(answer.getStatus().value()).isEqualTo(401);
         assertThat(answer.getResponseHeaders().get(HttpHeaders.WWW_AUTHENTICATE)).isNull();
-    }
-
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
-        }
     }
 }

@@ -3,10 +3,6 @@ package dev.visibility.gateway.mcp;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import java.io.IOException;
-import java.io.OutputStream;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -30,19 +26,18 @@ import com.nimbusds.jwt.SignedJWT;
 import com.sun.net.httpserver.HttpServer;
 import dev.visibility.gateway.auth.EdgePrincipal;
 import dev.visibility.gateway.routing.RouteTable;
+import dev.visibility.gateway.support.StubServices;
 import dev.visibility.platform.security.Caller;
 import dev.visibility.platform.testing.Http;
+import dev.visibility.platform.testing.RunningServerTest;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.web.reactive.server.EntityExchangeResult;
-import org.springframework.test.web.reactive.server.WebTestClient;
 
 /**
  * OAuth access tokens on {@code /api/mcp} (DESIGN.md "MCP and OAuth", spec 5.10, 7.5): a token of
@@ -52,7 +47,7 @@ import org.springframework.test.web.reactive.server.WebTestClient;
  * {@code WWW-Authenticate} challenge; REST paths never accept OAuth tokens.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
-class McpOAuthTest {
+class McpOAuthTest extends RunningServerTest {
 
     private static final String ISSUER = "https://suite.example.test";
     private static final String RESOURCE = ISSUER + "/api/mcp";
@@ -66,25 +61,12 @@ class McpOAuthTest {
 
     @DynamicPropertySource
     static void properties(DynamicPropertyRegistry registry) {
-        int down = freePort();
-        for (String service : RouteTable.SERVICES) {
-            registry.add("suite.services." + service, () -> "http://127.0.0.1:" + down);
-        }
+        StubServices.allDown(registry);
         // auth-service's connection lookups are answered by the test's server; every other service is down
         registry.add("suite.services." + RouteTable.AUTH, () -> "http://127.0.0.1:" + JWKS.getAddress().getPort());
         registry.add("suite.edge.failed-authentications-per-minute", () -> "1000000");
         registry.add("suite.mcp.public-origin", () -> ISSUER);
         registry.add("suite.mcp.oauth.jwk-set-uri", () -> "http://127.0.0.1:" + JWKS.getAddress().getPort() + "/oauth2/jwks");
-    }
-
-    @LocalServerPort
-    int port;
-
-    private WebTestClient client;
-
-    @BeforeEach
-    void setUp() {
-        client = Http.client(port);
     }
 
     @AfterAll
@@ -236,40 +218,17 @@ class McpOAuthTest {
     }
 
     private static HttpServer jwks() {
-        try {
-            HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-            byte[] body = new JWKSet(KEY.toPublicJWK()).toString().getBytes(StandardCharsets.UTF_8);
-            server.createContext("/oauth2/jwks", exchange -> {
-                JWKS_FETCHES.incrementAndGet();
-                exchange.getResponseHeaders().add("Content-Type", "application/json");
-                exchange.sendResponseHeaders(200, body.length);
-                try (OutputStream out = exchange.getResponseBody()) {
-                    out.write(body);
-                }
-            });
-            server.createContext("/internal/v1/oauth-connections/", exchange -> {
-                String id = exchange.getRequestURI().getPath().substring("/internal/v1/oauth-connections/".length());
-                String found = CONNECTIONS.get(id);
-                byte[] answer = (found != null ? found : "{\"error\":\"not_found\",\"message\":\"No active OAuth connection has this id\",\"status\":404}")
-                        .getBytes(StandardCharsets.UTF_8);
-                exchange.getResponseHeaders().add("Content-Type", "application/json");
-                exchange.sendResponseHeaders(found != null ? 200 : 404, answer.length);
-                try (OutputStream out = exchange.getResponseBody()) {
-                    out.write(answer);
-                }
-            });
-            server.start();
-            return server;
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
-        }
+        String keys = new JWKSet(KEY.toPublicJWK()).toString();
+        return StubServices.start(Map.of(
+                "/oauth2/jwks", exchange -> {
+                    JWKS_FETCHES.incrementAndGet();
+                    StubServices.answerJson(exchange, 200, keys);
+                },
+                "/internal/v1/oauth-connections/", exchange -> {
+                    String id = exchange.getRequestURI().getPath().substring("/internal/v1/oauth-connections/".length());
+                    String found = CONNECTIONS.get(id);
+                    StubServices.answerJson(exchange, found != null ? 200 : 404, found != null ? found
+                            : "{\"error\":\"not_found\",\"message\":\"No active OAuth connection has this id\",\"status\":404}");
+                }));
     }
 }

@@ -3,11 +3,7 @@ package dev.visibility.gateway.openapi;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.io.OutputStream;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -20,6 +16,7 @@ import com.sun.net.httpserver.HttpServer;
 import dev.visibility.gateway.routing.RouteResolver;
 import dev.visibility.gateway.routing.RouteTable;
 import dev.visibility.gateway.routing.RoutingConfiguration.ServiceLocations;
+import dev.visibility.gateway.support.StubServices;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -44,21 +41,14 @@ class OpenApiDocumentTest {
 
     @BeforeEach
     void start() throws IOException {
-        server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        server.createContext("/", exchange -> {
+        server = StubServices.start(Map.of("/", exchange -> {
             // /<service>/v3/api-docs: one "service" per path prefix on this one server
             String path = exchange.getRequestURI().getPath();
             String service = path.split("/")[1];
             fetches.computeIfAbsent(service, s -> new AtomicInteger()).incrementAndGet();
             String body = path.endsWith("/v3/api-docs") ? documents.get(service) : null;
-            byte[] bytes = (body == null ? "{\"error\":\"not_found\"}" : body).getBytes(StandardCharsets.UTF_8);
-            exchange.getResponseHeaders().set("Content-Type", "application/json");
-            exchange.sendResponseHeaders(body == null ? 404 : 200, bytes.length);
-            try (OutputStream out = exchange.getResponseBody()) {
-                out.write(bytes);
-            }
-        });
-        server.start();
+            StubServices.answerJson(exchange, body == null ? 404 : 200, body == null ? "{\"error\":\"not_found\"}" : body);
+        }));
     }
 
     @AfterEach
@@ -115,7 +105,7 @@ class OpenApiDocumentTest {
             documents.put(service, serviceDocument("", ""));
         }
 
-        JsonNode doc = document(freePort()).document().block(Duration.ofSeconds(20));
+        JsonNode doc = document(StubServices.freePort()).document().block(Duration.ofSeconds(20));
 
         assertThat(doc.path("openapi").asString()).isEqualTo("3.1.0");
         // the down service is listed and its paths are left out; the others are there
@@ -173,7 +163,7 @@ class OpenApiDocumentTest {
     @Test
     void aBuiltDocumentIsCachedAndAServiceAnsweringGarbageIsListedNotFatal() {
         documents.put(RouteTable.ACTIONS, "not json");
-        OpenApiDocument document = document(freePort());
+        OpenApiDocument document = document(StubServices.freePort());
         ObjectNode first = document.document().block(Duration.ofSeconds(20));
         ObjectNode second = document.document().block(Duration.ofSeconds(20));
 
@@ -182,13 +172,5 @@ class OpenApiDocumentTest {
         assertThat(first.path("info").path("description").asString()).contains("Incomplete").contains(RouteTable.ACTIONS);
         assertThat(second).isSameAs(first);
         assertThat(fetches.get(RouteTable.ACTIONS).get()).isEqualTo(1);
-    }
-
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
-        }
     }
 }

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,6 +13,7 @@ import java.time.Duration;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
+import dev.visibility.gateway.support.StubServices;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
@@ -35,7 +35,7 @@ class RedisOutageRateLimitTest {
     private static final int LIMIT = 10;
     private static final int REPLICAS = 2;
 
-    private final int port = freePort();
+    private final int port = StubServices.freePort();
     private Process redis;
     private LettuceConnectionFactory connections;
 
@@ -127,14 +127,6 @@ class RedisOutageRateLimitTest {
                 Thread.currentThread().interrupt();
             }
             redis = null;
-        }
-    }
-
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
         }
     }
 }

@@ -2,11 +2,6 @@ package dev.visibility.gateway.relay;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
-import java.io.OutputStream;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
@@ -15,15 +10,14 @@ import java.util.concurrent.TimeUnit;
 
 import com.sun.net.httpserver.HttpServer;
 import dev.visibility.gateway.routing.RouteTable;
-import dev.visibility.platform.testing.Http;
+import dev.visibility.gateway.support.StubServices;
+import dev.visibility.platform.testing.RunningServerTest;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
-import org.springframework.test.web.reactive.server.WebTestClient;
 
 /**
  * Traces across the gateway (docs/operations.md, Traces; issue 24): with Spring Cloud Gateway's
@@ -32,7 +26,7 @@ import org.springframework.test.web.reactive.server.WebTestClient;
  * The service behind is a plain HTTP server that records what it receives.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
-class TraceContextRelayTest {
+class TraceContextRelayTest extends RunningServerTest {
 
     private static final String TRACEPARENT = "^00-([0-9a-f]{32})-([0-9a-f]{16})-0[01]$";
     private static final BlockingQueue<Map<String, List<String>>> RECEIVED = new LinkedBlockingQueue<>();
@@ -40,21 +34,12 @@ class TraceContextRelayTest {
 
     @DynamicPropertySource
     static void properties(DynamicPropertyRegistry registry) {
-        int down = freePort();
-        for (String service : RouteTable.SERVICES) {
-            registry.add("suite.services." + service, () -> "http://127.0.0.1:" + down);
-        }
+        StubServices.allDown(registry);
         registry.add("suite.services." + RouteTable.AUTH, () -> "http://127.0.0.1:" + SERVICE.getAddress().getPort());
     }
 
-    @LocalServerPort
-    int port;
-
-    private WebTestClient client;
-
     @BeforeEach
-    void setUp() {
-        client = Http.client(port);
+    void forgetReceived() {
         RECEIVED.clear();
     }
 
@@ -92,29 +77,9 @@ class TraceContextRelayTest {
     }
 
     private static HttpServer service() {
-        try {
-            HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-            server.createContext("/", exchange -> {
-                RECEIVED.add(Map.copyOf(exchange.getRequestHeaders()));
-                byte[] body = "{\"issuer\":\"https://suite.example.test\"}".getBytes(StandardCharsets.UTF_8);
-                exchange.getResponseHeaders().add("Content-Type", "application/json");
-                exchange.sendResponseHeaders(200, body.length);
-                try (OutputStream out = exchange.getResponseBody()) {
-                    out.write(body);
-                }
-            });
-            server.start();
-            return server;
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
-        }
+        return StubServices.start(Map.of("/", exchange -> {
+            RECEIVED.add(Map.copyOf(exchange.getRequestHeaders()));
+            StubServices.answerJson(exchange, 200, "{\"issuer\":\"https://suite.example.test\"}");
+        }));
     }
 }

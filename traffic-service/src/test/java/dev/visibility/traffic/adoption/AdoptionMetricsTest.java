@@ -1,5 +1,6 @@
 package dev.visibility.traffic.adoption;
 
+import static dev.visibility.platform.testing.Http.list;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -39,8 +40,8 @@ class AdoptionMetricsTest extends TrafficTest {
                 new AdoptionMetricSampled(UUID.randomUUID(), project, "acme.dev", false, "code_host_stars", "github",
                         java.math.BigDecimal.valueOf(1250), d1));
         publish(Topics.ADOPTION_METRICS, project.toString(), samples);
-        await().atMost(WAIT).until(() -> count("SELECT count(*) FROM adoption_samples WHERE project_id = :p", project) == 5
-                && count("SELECT count(*) FROM adoption_samples WHERE project_id = :p AND value = 1250", project) == 1);
+        await().atMost(WAIT).until(() -> count("SELECT count(*) FROM adoption_samples WHERE project_id = $1", project) == 5
+                && count("SELECT count(*) FROM adoption_samples WHERE project_id = $1 AND value = 1250", project) == 1);
 
         Map<String, Object> data = data(project, "/adoption/metrics");
         assertThat(data).containsOnlyKeys("metrics", "domains");

@@ -1,5 +1,7 @@
 package dev.visibility.traffic.demo;
 
+import static dev.visibility.platform.testing.Http.list;
+import static dev.visibility.platform.testing.Http.map;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -44,7 +46,7 @@ class DemoDataTest extends TrafficTest {
         publishConfigAndAwait(demo.configuration(true));
         publish(Topics.ADOPTION_METRICS, project.toString(), samples);
         publishHitsAndAwait(project, hits, hits.size());
-        await().atMost(WAIT).until(() -> count("SELECT count(*) FROM adoption_samples WHERE project_id = :p", project)
+        await().atMost(WAIT).until(() -> count("SELECT count(*) FROM adoption_samples WHERE project_id = $1", project)
                 == samples.size());
 
         Map<String, Object> e4 = data(project, "/traffic/summary?days=90");

@@ -55,7 +55,7 @@ class TrafficHitsDeadLetterTest extends TrafficTest {
                 "poison: not JSON");
         awaitTotal(project, 2);
         // the project scope's sessions histogram (README, E4 "Sessions"): the two kept hits' sessions, none of the poison ones
-        assertThat(count("SELECT sum(sessions) FROM traffic_days WHERE project_id = :p AND hostname = ''", project)).isEqualTo(2);
+        assertThat(count("SELECT sum(sessions) FROM traffic_days WHERE project_id = $1 AND hostname = ''", project)).isEqualTo(2);
     }
 
     private static String reason(ConsumerRecord<String, String> record) {

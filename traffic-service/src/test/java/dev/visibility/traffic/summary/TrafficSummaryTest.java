@@ -1,5 +1,7 @@
 package dev.visibility.traffic.summary;
 
+import static dev.visibility.platform.testing.Http.list;
+import static dev.visibility.platform.testing.Http.map;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;

@@ -308,7 +308,7 @@ class AgentPicksRunTest extends VisibilityTest {
         awaitRevision(picks, 1);
 
         String key = picks.runId.toString();
-        publishRaw(Topics.AGENTPICKS_RUNS, key, "not json");
+        publish(Topics.AGENTPICKS_RUNS, key, "not json");
         AgentPicksRunRecorded badStatus = picks.record(2, "paused", List.of(), false);
         publish(Topics.AGENTPICKS_RUNS, key, badStatus);
         // the same run claimed by another project

@@ -151,7 +151,7 @@ class TrackingRunEventsTest extends VisibilityTest {
     void unusableRecordGoesToTheDeadLetterTopicAndTheTopicMovesOn() {
         UUID project = UUID.randomUUID();
         String key = project.toString();
-        publishRaw(Topics.TRACKING_RUNS, key, "{\"eventId\": \"not a uuid\"}");
+        publish(Topics.TRACKING_RUNS, key, "{\"eventId\": \"not a uuid\"}");
         TrackingRunCompleted noStatus = new TrackingRunCompleted(UUID.randomUUID(), UUID.randomUUID(), project, "acct",
                 "finished", DAY, null, DAY.atStartOfDay().toInstant(java.time.ZoneOffset.UTC), List.of());
         publish(Topics.TRACKING_RUNS, key, noStatus);
@@ -169,7 +169,7 @@ class TrackingRunEventsTest extends VisibilityTest {
         @SuppressWarnings("unchecked")
         Map<String, Object> json = JSON.readValue(mapper.writeValueAsString(run), Map.class);
         json.put("producerVersion", "2027.1");
-        publishRaw(Topics.TRACKING_RUNS, project.toString(), JSON.writeValueAsString(json));
+        publish(Topics.TRACKING_RUNS, project.toString(), JSON.writeValueAsString(json));
         assertThat(publicEvents(project, 2)).extracting(e -> e.get("event"))
                 .containsExactly("search-tracking.completed", "visibility.changed");
     }

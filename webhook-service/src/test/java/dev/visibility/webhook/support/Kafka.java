@@ -1,32 +1,25 @@
 package dev.visibility.webhook.support;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 
 import dev.visibility.platform.events.Topics;
-import dev.visibility.platform.testing.SharedInfrastructure;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.StringSerializer;
+import dev.visibility.platform.testing.TestKafka;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Publishes {@code public.events} records the way the producers do (through the platform's
  * outbox): key projectId, value the JSON of {@code PublicEvent}
  * {@code {eventId, event, projectId, accountId, timestamp, data}}, headers {@code eventId} and
- * {@code eventType}; with a plain producer of String values.
+ * {@code eventType}; with the tests' plain producer of String values ({@link TestKafka}).
  */
 public final class Kafka {
 
     public static final String ACCOUNT = "00000000-0000-4000-8000-0000000000a1";
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
-    private static KafkaProducer<String, String> producer;
 
     private Kafka() {
     }
@@ -56,27 +49,6 @@ public final class Kafka {
     }
 
     public static void publishRaw(String topic, String key, String value, Map<String, String> headers) {
-        ProducerRecord<String, String> record = new ProducerRecord<>(topic, key, value);
-        headers.forEach((name, headerValue) -> record.headers().add(name, headerValue.getBytes(StandardCharsets.UTF_8)));
-        try {
-            producer().send(record).get(10, TimeUnit.SECONDS);
-        } catch (Exception e) {
-            throw new IllegalStateException("Could not publish to " + topic, e);
-        }
-    }
-
-    private static synchronized KafkaProducer<String, String> producer() {
-        if (producer == null) {
-            Properties props = new Properties();
-            props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, SharedInfrastructure.kafkaBootstrapServers());
-            props.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
-            props.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
-            props.put(ProducerConfig.ACKS_CONFIG, "all");
-            props.put(ProducerConfig.LINGER_MS_CONFIG, 0);
-            KafkaProducer<String, String> created = new KafkaProducer<>(props);
-            Runtime.getRuntime().addShutdownHook(new Thread(created::close, "test-producer-close"));
-            producer = created;
-        }
-        return producer;
+        TestKafka.publish(topic, key, List.of(value), headers);
     }
 }

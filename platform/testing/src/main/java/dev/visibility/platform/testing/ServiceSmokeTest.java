@@ -11,7 +11,6 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.test.web.server.LocalManagementPort;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.http.HttpHeaders;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.test.web.reactive.server.WebTestClient;
@@ -22,12 +21,9 @@ import org.springframework.test.web.reactive.server.WebTestClient;
  * database, migrates its own schema, answers its probes, refuses calls without the internal
  * token and answers unknown paths in the error shape (spec 7, DESIGN.md "Errors").
  */
-public abstract class ServiceSmokeTest {
+public abstract class ServiceSmokeTest extends RunningServerTest {
 
     protected static final String PROJECT = "7c1f0e4a-3b2d-4e5f-8a9b-0c1d2e3f4a5b";
-
-    @LocalServerPort
-    protected int port;
 
     /** The Actuator's own port (health, info, prometheus), which the gateway never routes (issue 23). */
     @LocalManagementPort
@@ -45,13 +41,10 @@ public abstract class ServiceSmokeTest {
     @Autowired
     protected DatabaseClient db;
 
-    protected WebTestClient client;
-
     protected WebTestClient management;
 
     @BeforeEach
-    void createClient() {
-        client = Http.client(port);
+    void createManagementClient() {
         management = Http.client(managementPort);
     }
 

@@ -36,6 +36,8 @@ import org.awaitility.core.ConditionTimeoutException;
  */
 public final class TestKafka {
 
+    private static KafkaProducer<String, String> producer;
+
     private TestKafka() {
     }
 
@@ -51,27 +53,42 @@ public final class TestKafka {
 
     /** The same, each record with these headers (UTF-8 values), as an instrumented producer sends {@code traceparent}. */
     public static void publish(String topic, String key, List<String> values, java.util.Map<String, String> headers) {
-        Properties props = new Properties();
-        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, SharedInfrastructure.kafkaBootstrapServers());
-        props.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
-        props.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
-        props.put(ProducerConfig.ACKS_CONFIG, "all");
-        // agent-picks records carry evidence batches larger than the client's 1 MB default
-        props.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 4 * 1024 * 1024);
-        try (KafkaProducer<String, String> producer = new KafkaProducer<>(props)) {
+        try {
             List<Future<?>> acks = new ArrayList<>();
             for (String value : values) {
                 ProducerRecord<String, String> record = new ProducerRecord<>(topic, key, value);
                 headers.forEach((name, header) -> record.headers().add(name,
                         header.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
-                acks.add(producer.send(record));
+                acks.add(producer().send(record));
             }
             for (Future<?> ack : acks) {
-                ack.get(10, TimeUnit.SECONDS);
+                ack.get(20, TimeUnit.SECONDS);
             }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted while publishing to " + topic, e);
         } catch (Exception e) {
             throw new IllegalStateException("Could not publish to " + topic, e);
         }
+    }
+
+    /**
+     * The one producer of the test JVM (thread-safe; the shared broker lives as long as the JVM):
+     * a producer made per call costs a metadata round trip each, which tests that publish record
+     * by record pay many times over.
+     */
+    private static synchronized KafkaProducer<String, String> producer() {
+        if (producer == null) {
+            Properties props = new Properties();
+            props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, SharedInfrastructure.kafkaBootstrapServers());
+            props.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
+            props.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
+            props.put(ProducerConfig.ACKS_CONFIG, "all");
+            // agent-picks records carry evidence batches larger than the client's 1 MB default
+            props.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 4 * 1024 * 1024);
+            producer = new KafkaProducer<>(props);
+        }
+        return producer;
     }
 
     /**

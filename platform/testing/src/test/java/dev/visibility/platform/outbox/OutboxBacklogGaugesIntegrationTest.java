@@ -7,16 +7,8 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;
 
-import dev.visibility.platform.db.DatabaseWakeups;
-import dev.visibility.platform.testapp.TestApplication;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
-import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.r2dbc.core.DatabaseClient;
-import org.springframework.transaction.ReactiveTransactionManager;
-import org.springframework.transaction.reactive.TransactionalOperator;
 
 /**
  * Issue 23, docs/operations.md: the outbox's backlog gauges. {@code outbox.backlog} counts the
@@ -24,25 +16,12 @@ import org.springframework.transaction.reactive.TransactionalOperator;
  * from the table by one statement; once the relay has sent the rows, both come back down. Real
  * PostgreSQL and Kafka; no other relay runs on the test schema (suite.outbox.enabled=false).
  */
-@SpringBootTest(classes = TestApplication.class)
-class OutboxBacklogGaugesIntegrationTest {
-
-    @Autowired
-    DatabaseClient db;
-    @Autowired
-    ReactiveTransactionManager transactionManager;
-    @Autowired
-    KafkaProperties kafkaProperties;
-    @Autowired
-    OutboxWriter writer;
-    @Autowired
-    DatabaseWakeups wakeups;
+class OutboxBacklogGaugesIntegrationTest extends OutboxTestSupport {
 
     @Test
     void backlogAndAgeOfTheOldestUnsentRowFollowTheTable() {
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
-        OutboxRelay relay = OutboxRelay.create(db, transactionManager, kafkaProperties, wakeups,
-                new OutboxProperties(true, Duration.ofMillis(50), Duration.ofMillis(50), 100, Duration.ofSeconds(20), null));
+        OutboxRelay relay = newRelay();
         relay.measureBacklogIn(meters);
         // before the first read the gauges show no value rather than a made-up zero
         assertThat(meters.get("outbox.backlog").gauge().value()).isNaN();
@@ -53,9 +32,8 @@ class OutboxBacklogGaugesIntegrationTest {
         assertThat(before).isEqualTo(unsentBefore);
 
         String topic = "outbox-backlog-" + UUID.randomUUID();
-        TransactionalOperator tx = TransactionalOperator.create(transactionManager);
         for (int i = 0; i < 2; i++) {
-            tx.transactional(writer.append(topic, "k", UUID.randomUUID(), "test.event", Map.of("n", i))).block();
+            append(topic, "k", UUID.randomUUID(), Map.of("n", i));
         }
         // a row written 90 seconds ago that nothing has sent yet
         UUID old = UUID.randomUUID();

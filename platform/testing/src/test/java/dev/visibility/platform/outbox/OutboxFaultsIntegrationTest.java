@@ -3,7 +3,6 @@ package dev.visibility.platform.outbox;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -13,18 +12,11 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 
-import dev.visibility.platform.db.DatabaseWakeups;
 import dev.visibility.platform.events.Topics;
-import dev.visibility.platform.testapp.TestApplication;
 import dev.visibility.platform.testing.TestKafka;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
-import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.r2dbc.core.DatabaseClient;
-import org.springframework.transaction.ReactiveTransactionManager;
 import org.springframework.transaction.reactive.TransactionalOperator;
 import reactor.core.publisher.Flux;
 
@@ -34,31 +26,12 @@ import reactor.core.publisher.Flux;
  * marks the acknowledged ones sent, so only the others are sent again; one key's rows are published
  * in order by several relay replicas at once. Real PostgreSQL, real Kafka broker.
  */
-@SpringBootTest(classes = TestApplication.class)
-class OutboxFaultsIntegrationTest {
+class OutboxFaultsIntegrationTest extends OutboxTestSupport {
 
     private static final Duration WITHIN = Duration.ofSeconds(60);
 
-    @Autowired
-    DatabaseClient db;
-    @Autowired
-    ReactiveTransactionManager transactionManager;
-    @Autowired
-    KafkaProperties kafkaProperties;
-    @Autowired
-    OutboxWriter writer;
-    @Autowired
-    DatabaseWakeups wakeups;
-
     private OutboxRelay newRelay(int batchSize) {
-        return OutboxRelay.create(db, transactionManager, kafkaProperties, wakeups,
-                new OutboxProperties(true, Duration.ofMillis(20), Duration.ofMillis(20), batchSize,
-                        Duration.ofSeconds(20), null));
-    }
-
-    private void append(String topic, String key, UUID eventId, Object payload) {
-        TransactionalOperator.create(transactionManager)
-                .transactional(writer.append(topic, key, eventId, "test.event", payload)).block();
+        return newRelay(Duration.ofMillis(20), Duration.ofMillis(20), batchSize);
     }
 
     @Test
@@ -115,7 +88,7 @@ class OutboxFaultsIntegrationTest {
         try {
             // rows are committed while both replicas relay, interleaving the keys, a few per transaction
             Flux.range(0, perKey * keys / 3).concatMap(t -> {
-                TransactionalOperator tx = TransactionalOperator.create(transactionManager);
+                TransactionalOperator tx = tx();
                 return tx.transactional(Flux.range(t * 3, 3)
                         .concatMap(n -> writer.append(topic, "key-" + (n % keys), UUID.randomUUID(), "test.event",
                                 Map.of("key", "key-" + (n % keys), "seq", n / keys)))
@@ -147,11 +120,7 @@ class OutboxFaultsIntegrationTest {
                 .map(row -> row.get(0, String.class)).one().block();
     }
 
-    private long count(String sql) {
-        return db.sql(sql).map(row -> row.get(0, Long.class)).one().block();
-    }
-
     private static String eventId(ConsumerRecord<?, ?> record) {
-        return new String(record.headers().lastHeader(Topics.EVENT_ID_HEADER).value(), StandardCharsets.UTF_8);
+        return header(record, Topics.EVENT_ID_HEADER);
     }
 }

@@ -3,7 +3,6 @@ package dev.visibility.platform.outbox;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,21 +10,14 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-import dev.visibility.platform.db.DatabaseWakeups;
 import dev.visibility.platform.events.EventName;
 import dev.visibility.platform.events.PublicEvent;
 import dev.visibility.platform.events.SearchTrackingCompleted;
 import dev.visibility.platform.events.Topics;
-import dev.visibility.platform.testapp.TestApplication;
 import dev.visibility.platform.testing.TestKafka;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.r2dbc.core.DatabaseClient;
-import org.springframework.transaction.ReactiveTransactionManager;
-import org.springframework.transaction.reactive.TransactionalOperator;
 import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -36,35 +28,15 @@ import tools.jackson.databind.json.JsonMapper;
  * transactional outbox; producers are idempotent; consumers are idempotent by eventId.
  * Real PostgreSQL and a real Kafka broker.
  */
-@SpringBootTest(classes = TestApplication.class)
-class OutboxIntegrationTest {
+class OutboxIntegrationTest extends OutboxTestSupport {
 
     private static final Duration WITHIN = Duration.ofSeconds(20);
 
     @Autowired
-    DatabaseClient db;
-    @Autowired
-    ReactiveTransactionManager transactionManager;
-    @Autowired
-    KafkaProperties kafkaProperties;
-    @Autowired
-    OutboxWriter writer;
-    @Autowired
     ProcessedEvents processedEvents;
-    @Autowired
-    DatabaseWakeups wakeups;
-
-    private TransactionalOperator tx() {
-        return TransactionalOperator.create(transactionManager);
-    }
-
-    private OutboxRelay newRelay() {
-        return newRelay(Duration.ofMillis(50), Duration.ofMillis(50));
-    }
 
     private OutboxRelay newRelay(Duration pollInterval, Duration idlePollInterval) {
-        return OutboxRelay.create(db, transactionManager, kafkaProperties, wakeups,
-                new OutboxProperties(true, pollInterval, idlePollInterval, 100, Duration.ofSeconds(20), null));
+        return newRelay(pollInterval, idlePollInterval, 100);
     }
 
     private static String topic() {
@@ -256,13 +228,5 @@ class OutboxIntegrationTest {
     private static List<ConsumerRecord<String, String>> recordsBefore(String topic, UUID sentinelId) {
         return TestKafka.recordsBefore(topic, r -> true,
                 r -> sentinelId.toString().equals(header(r, Topics.EVENT_ID_HEADER)), WITHIN);
-    }
-
-    private long count(String sql) {
-        return db.sql(sql).map(row -> row.get(0, Long.class)).one().block();
-    }
-
-    private static String header(ConsumerRecord<?, ?> record, String name) {
-        return new String(record.headers().lastHeader(name).value(), StandardCharsets.UTF_8);
     }
 }

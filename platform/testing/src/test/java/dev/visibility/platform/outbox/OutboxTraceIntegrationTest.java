@@ -2,15 +2,12 @@ package dev.visibility.platform.outbox;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
-import dev.visibility.platform.db.DatabaseWakeups;
 import dev.visibility.platform.events.Topics;
-import dev.visibility.platform.testapp.TestApplication;
 import dev.visibility.platform.testing.TestKafka;
 import dev.visibility.platform.tracing.TraceContexts;
 import io.micrometer.observation.Observation;
@@ -21,12 +18,6 @@ import io.micrometer.tracing.Tracer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.r2dbc.core.DatabaseClient;
-import org.springframework.transaction.ReactiveTransactionManager;
-import org.springframework.transaction.reactive.TransactionalOperator;
-import reactor.core.publisher.Mono;
 
 /**
  * Issue 23 (DESIGN.md, Operations: "one trace id runs from the request or the producer's record to
@@ -35,21 +26,10 @@ import reactor.core.publisher.Mono;
  * trace id (with a span id of its own). Real PostgreSQL, a real Kafka broker, the service's own
  * observation registry with Micrometer Tracing over OpenTelemetry.
  */
-@SpringBootTest(classes = TestApplication.class)
-class OutboxTraceIntegrationTest {
+class OutboxTraceIntegrationTest extends OutboxTestSupport {
 
     private static final Duration WITHIN = Duration.ofSeconds(20);
 
-    @Autowired
-    DatabaseClient db;
-    @Autowired
-    ReactiveTransactionManager transactionManager;
-    @Autowired
-    KafkaProperties kafkaProperties;
-    @Autowired
-    OutboxWriter writer;
-    @Autowired
-    DatabaseWakeups wakeups;
     @Autowired
     ObservationRegistry observations;
     @Autowired
@@ -66,8 +46,7 @@ class OutboxTraceIntegrationTest {
         }
         assertThat(requestSpan).as("the test's registry traces").isNotNull();
         // as WebFlux holds a request's observation: in the Reactor context, not on the thread
-        TransactionalOperator.create(transactionManager)
-                .transactional(writer.append(topic, "k", eventId, "test.event", Map.of("n", 1)))
+        tx().transactional(writer.append(topic, "k", eventId, "test.event", Map.of("n", 1)))
                 .contextWrite(context -> context.put(ObservationThreadLocalAccessor.KEY, request))
                 .block();
         request.stop();
@@ -92,8 +71,7 @@ class OutboxTraceIntegrationTest {
         String traceId;
         try (Observation.Scope scope = consumed.openScope()) {
             traceId = tracer.currentSpan().context().traceId();
-            TransactionalOperator.create(transactionManager)
-                    .transactional(db.sql("SELECT 1").then().then(writer.append(topic, "k", eventId, "test.event",
+            tx().transactional(db.sql("SELECT 1").then().then(writer.append(topic, "k", eventId, "test.event",
                             Map.of("n", 2))))
                     .block();
         } finally {
@@ -108,9 +86,7 @@ class OutboxTraceIntegrationTest {
         String topic = "outbox-trace-" + UUID.randomUUID();
         UUID eventId = UUID.randomUUID();
         assertThat(observations.getCurrentObservation()).isNull();
-        TransactionalOperator.create(transactionManager)
-                .transactional(writer.append(topic, "k", eventId, "test.event", Map.of("n", 3)))
-                .block();
+        append(topic, "k", eventId, Map.of("n", 3));
         String stored = storedTraceparent(eventId);
         assertThat(stored).matches("00-[0-9a-f]{32}-[0-9a-f]{16}-01");
         ConsumerRecord<String, String> record = relayAndRead(topic, eventId);
@@ -120,14 +96,12 @@ class OutboxTraceIntegrationTest {
 
     private ConsumerRecord<String, String> relayAndRead(String topic, UUID eventId) {
         OutboxRelay relay = OutboxRelay.create(db, transactionManager, kafkaProperties, wakeups,
-                new OutboxProperties(true, Duration.ofMillis(50), Duration.ofMillis(50), 100, Duration.ofSeconds(20),
-                        null), observations);
+                relayProperties(Duration.ofMillis(50), Duration.ofMillis(50), 100), observations);
         try {
             relay.start();
             // a sentinel after the row on the same key: once it arrived, the row is before it
             UUID sentinel = UUID.randomUUID();
-            TransactionalOperator.create(transactionManager)
-                    .transactional(writer.append(topic, "k", sentinel, "test.sentinel", Map.of("sentinel", true)))
+            tx().transactional(writer.append(topic, "k", sentinel, "test.sentinel", Map.of("sentinel", true)))
                     .block();
             List<ConsumerRecord<String, String>> records = TestKafka.recordsBefore(topic, r -> true,
                     r -> sentinel.toString().equals(header(r, Topics.EVENT_ID_HEADER)), WITHIN);
@@ -142,9 +116,5 @@ class OutboxTraceIntegrationTest {
     private String storedTraceparent(UUID eventId) {
         return db.sql("SELECT traceparent FROM outbox WHERE event_id = :id").bind("id", eventId)
                 .map(row -> row.get(0, String.class)).one().block();
-    }
-
-    private static String header(ConsumerRecord<?, ?> record, String name) {
-        return new String(record.headers().lastHeader(name).value(), StandardCharsets.UTF_8);
     }
 }
