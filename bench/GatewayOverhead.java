@@ -38,6 +38,7 @@ import java.util.regex.Pattern;
  * limit no benchmark reaches; rate limiting still runs on every request.
  *
  *   java bench/GatewayOverhead.java [seconds-per-phase=20] [concurrency=16] [warm-up seconds=30]
+ *   java bench/GatewayOverhead.java --serve   (only start that gateway; see serve())
  *
  * Environment: SUITE_STATE_DIR (.local) and SUITE_PORT_OFFSET (0), as for ./suite.
  * -Dgateway.jvm="..." adds JVM options to the benchmark's gateway (e.g. a JFR recording),
@@ -57,6 +58,10 @@ public class GatewayOverhead {
     static final long CLOCK_TICKS = clockTicks();
 
     public static void main(String[] args) throws Exception {
+        if (args.length > 0 && args[0].equals("--serve")) {
+            serve();
+            return;
+        }
         int seconds = args.length > 0 ? Integer.parseInt(args[0]) : 20;
         int concurrency = args.length > 1 ? Integer.parseInt(args[1]) : 16;
         // the benchmark's gateway starts cold: give the JIT time before measuring
@@ -117,6 +122,22 @@ public class GatewayOverhead {
                 viaGateway.gatewayCpu - idle.gateway / viaGateway.rps, halfGateway.gatewayCpu - idle.gateway / halfGateway.rps,
                 viaGateway.backendCpu - idle.backend / viaGateway.rps, directly.backendCpu - idle.backend / directly.rps);
         System.out.printf("load average after the run: %s%n", loadAverage());
+    }
+
+    /**
+     * {@code --serve}: only the benchmark's gateway, for another benchmark (McpVsRestBench): prints
+     * {@code ready <url>} once it is ready and stops it when standard input closes.
+     */
+    static void serve() throws Exception {
+        Process gateway = startGateway(Files.readString(STATE.resolve("secrets.env")));
+        Runtime.getRuntime().addShutdownHook(new Thread(gateway::destroy));
+        System.out.println("ready http://127.0.0.1:" + GATEWAY_PORT + " " + gateway.pid());
+        System.out.flush();
+        while (System.in.read() >= 0) {
+            // until the other benchmark closes our standard input (or exits)
+        }
+        gateway.destroy();
+        gateway.waitFor(30, java.util.concurrent.TimeUnit.SECONDS);
     }
 
     static Process startGateway(String secrets) throws Exception {
