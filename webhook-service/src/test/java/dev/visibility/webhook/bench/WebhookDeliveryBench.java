@@ -100,25 +100,34 @@ public final class WebhookDeliveryBench {
                     ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(), projects, receivers);
 
             // the JIT compiles the hot paths during a first burst; its figures are not the point
-            int warmUp = 10_000;
+            int warmUp = Integer.getInteger("warmup.events", 10_000);
             Result warm = run(receiver, producer, projectIds, 0, warmUp, 0);
             System.out.printf("warm-up   %6d events at once: %s%s%n", warmUp, warm, load());
             Thread.sleep(2000);
 
             int sustained = rate * seconds;
+            Map<String, Long> steadyCpu = cpuByThreadGroup();
+            long steadyPostgres = postgresCpuNanos();
+            long steadyStart = System.nanoTime();
             Result steady = run(receiver, producer, projectIds, warmUp, sustained, rate);
+            double steadySeconds = (System.nanoTime() - steadyStart) / 1e9;
             System.out.printf("sustained %6d events offered at %d/s: %s%s%n", sustained, rate, steady, load());
+            printCpu("the sustained phase", steadyCpu, cpuByThreadGroup(), postgresCpuNanos() - steadyPostgres, steadySeconds,
+                    steady.delivered());
 
             if (burst > 0) {
                 Map<String, Long> cpuBefore = cpuByThreadGroup();
+                long postgresBefore = postgresCpuNanos();
                 long burstStart = System.nanoTime();
                 Result drain = run(receiver, producer, projectIds, warmUp + sustained, burst, 0);
                 double burstSeconds = (System.nanoTime() - burstStart) / 1e9;
                 System.out.printf("burst     %6d events at once: %s%s%n", burst, drain, load());
-                printCpu(cpuBefore, cpuByThreadGroup(), burstSeconds, drain.delivered());
+                printCpu("the burst", cpuBefore, cpuByThreadGroup(), postgresCpuNanos() - postgresBefore, burstSeconds,
+                        drain.delivered());
             }
 
             printStages(service);
+            printBatches(service, warmUp, sustained);
             int checked = verifySignatures(receiver.received(), projectIds, secrets);
             System.out.printf("signatures verified: %d of %d deliveries (%d events published)%n", checked,
                     receiver.received().size(), warmUp + sustained + burst);
@@ -211,12 +220,32 @@ public final class WebhookDeliveryBench {
         return out;
     }
 
-    private static void printCpu(Map<String, Long> before, Map<String, Long> after, double seconds, int deliveries) {
+    /** CPU time of the machine's PostgreSQL processes (the embedded server's), nanoseconds, from /proc. */
+    private static long postgresCpuNanos() {
+        long ticks = 0;
+        java.io.File[] processes = new java.io.File("/proc").listFiles((dir, name) -> name.chars().allMatch(Character::isDigit));
+        for (java.io.File process : processes == null ? new java.io.File[0] : processes) {
+            try {
+                String stat = java.nio.file.Files.readString(process.toPath().resolve("stat"));
+                if (stat.contains("(postgres)")) {
+                    String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                    ticks += Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+                }
+            } catch (java.io.IOException | RuntimeException gone) {
+                // the process ended meanwhile
+            }
+        }
+        return ticks * 10_000_000L; // 100 clock ticks a second
+    }
+
+    private static void printCpu(String phase, Map<String, Long> before, Map<String, Long> after, long postgres,
+            double seconds, int deliveries) {
         Map<String, Long> used = new HashMap<>();
         after.forEach((name, cpu) -> used.put(name, cpu - before.getOrDefault(name, 0L)));
         long total = used.values().stream().mapToLong(Long::longValue).sum();
-        System.out.printf("bench JVM CPU during the burst: %.2f cores, %.2f ms per delivery; by thread:%n",
-                total / 1e9 / seconds, total / 1e6 / Math.max(1, deliveries));
+        System.out.printf("CPU during %s: bench JVM %.2f cores, %.2f ms per delivery; PostgreSQL %.2f cores, %.2f ms per"
+                        + " delivery; JVM by thread:%n", phase, total / 1e9 / seconds, total / 1e6 / Math.max(1, deliveries),
+                postgres / 1e9 / seconds, postgres / 1e6 / Math.max(1, deliveries));
         used.entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue().reversed()).limit(12)
                 .forEach(e -> System.out.printf("  %5.1f%%  %s%n", 100.0 * e.getValue() / total, e.getKey()));
         // the service's own threads apart from the bench's (receivers, broker, publisher); producer network
@@ -258,6 +287,28 @@ public final class WebhookDeliveryBench {
                         + " attempt (POST) p50 %.1f p99 %.1f%n",
                 number(row, "fan_out_p50"), number(row, "fan_out_p99"), number(row, "queued_p50"), number(row, "queued_p99"),
                 number(row, "attempt_p50"), number(row, "attempt_p99"));
+    }
+
+    /**
+     * How big the batches were in each phase, from the service's own tables: the deliveries one
+     * fan-out statement made share its {@code created_at}, the attempts one statement stored share
+     * their {@code at}.
+     */
+    private static void printBatches(ConfigurableApplicationContext service, int warmUp, int sustained) {
+        DatabaseClient db = service.getBean(DatabaseClient.class);
+        String sql = """
+                SELECT phase, count(*) AS deliveries, count(DISTINCT created_at) AS fan_outs, count(DISTINCT at) AS stores
+                FROM (SELECT CASE WHEN seq < :warmUp THEN '1 warm-up' WHEN seq < :sustainedEnd THEN '2 sustained'
+                                  ELSE '3 burst' END AS phase, created_at, at
+                      FROM (SELECT substring(e.body::json -> 'data' ->> 'runId' FROM 7)::int AS seq, d.created_at, a.at
+                            FROM deliveries d JOIN events e ON e.event_id = d.event_id
+                            JOIN delivery_attempts a ON a.delivery_id = d.id AND a.attempt = 1) numbered) phased
+                GROUP BY phase ORDER BY phase""";
+        db.sql(sql).bind("warmUp", warmUp).bind("sustainedEnd", warmUp + sustained).fetch().all()
+                .doOnNext(row -> System.out.printf("batches, %s: %.1f deliveries per fan-out statement, %.1f attempts"
+                                + " per stored batch%n", String.valueOf(row.get("phase")).substring(2),
+                        number(row, "deliveries") / number(row, "fan_outs"), number(row, "deliveries") / number(row, "stores")))
+                .blockLast(Duration.ofSeconds(60));
     }
 
     private static double number(Map<String, Object> row, String column) {
