@@ -44,9 +44,9 @@ import java.util.regex.Pattern;
  * count through the gateway. Through the gateway,
  * the demo key's plan (Plus: 300 requests a minute) sets the pace: requests go out 5 % below it.
  *
- * gateway (default): through the gateway with the demo API key of .local/credentials.json
+ * gateway (default): through the gateway with the demo API key of .local/credentials.json (SUITE_STATE_DIR)
  *                    (./suite up must be running).
- * direct:            straight to actions-service (ACTIONS_URL, default http://127.0.0.1:8083) with
+ * direct:            straight to actions-service (ACTIONS_URL, default http://127.0.0.1:8083 plus SUITE_PORT_OFFSET) with
  *                    an internal token minted with SUITE_INTERNAL_TOKEN_PRIVATE_KEY of .local/secrets.env,
  *                    to tell the service's share from the gateway's.
  * Requests are timed on a plain keep-alive socket (KeepAliveClient), not the JDK HttpClient, whose
@@ -56,6 +56,9 @@ import java.util.regex.Pattern;
 public class ActionsListBench {
 
     static final Duration TIMEOUT = Duration.ofSeconds(10);
+    /** The suite's state directory and port offset, as ./suite takes them. */
+    static final Path STATE = Path.of(System.getenv().getOrDefault("SUITE_STATE_DIR", ".local"));
+    static final int OFFSET = Integer.parseInt(System.getenv().getOrDefault("SUITE_PORT_OFFSET", "0"));
     static final Pattern TOTAL_COUNT = Pattern.compile("\"totalCount\"\\s*:\\s*(\\d+)");
 
     public static void main(String[] args) throws Exception {
@@ -63,13 +66,13 @@ public class ActionsListBench {
         int samples = args.length > 1 ? Integer.parseInt(args[1]) : 200;
         int target = args.length > 2 ? Integer.parseInt(args[2]) : 10_000;
         int warmUp = args.length > 3 ? Integer.parseInt(args[3]) : 600;
-        String credentials = Files.readString(Path.of(".local/credentials.json"));
+        String credentials = Files.readString(STATE.resolve("credentials.json"));
         String projectId = field(credentials, "projectId");
         String base;
         String authorization;
         if (mode.equals("direct")) {
-            base = System.getenv().getOrDefault("ACTIONS_URL", "http://127.0.0.1:8083");
-            String secret = env(Files.readString(Path.of(".local/secrets.env")), "SUITE_INTERNAL_TOKEN_PRIVATE_KEY");
+            base = actionsUrl();
+            String secret = env(Files.readString(STATE.resolve("secrets.env")), "SUITE_INTERNAL_TOKEN_PRIVATE_KEY");
             authorization = "Bearer " + token(secret, field(credentials, "accountId"), projectId, 3600);
         } else {
             base = field(credentials, "gatewayUrl");
@@ -100,8 +103,8 @@ public class ActionsListBench {
         if (mode.equals("gateway") && warmUp > 0) {
             // the service's JIT first, at full speed and straight to it (the key's plan would take ten
             // minutes for these): its per-row code is most of a large page's time
-            String direct = System.getenv().getOrDefault("ACTIONS_URL", "http://127.0.0.1:8083");
-            String secret = env(Files.readString(Path.of(".local/secrets.env")), "SUITE_INTERNAL_TOKEN_PRIVATE_KEY");
+            String direct = actionsUrl();
+            String secret = env(Files.readString(STATE.resolve("secrets.env")), "SUITE_INTERNAL_TOKEN_PRIVATE_KEY");
             String token = "Bearer " + token(secret, field(credentials, "accountId"), projectId, 3600);
             System.out.printf("warming up actions-service: %d requests straight to %s …%n", warmUp * 5, direct);
             for (int i = 0; i < warmUp * 5; i++) {
@@ -353,6 +356,12 @@ public class ActionsListBench {
 
     static double pct(List<Long> sorted, int p) {
         return sorted.get(Math.min(sorted.size() - 1, (int) Math.ceil(p / 100.0 * sorted.size()) - 1)) / 1e6;
+    }
+
+    /** actions-service's URL: ACTIONS_URL if set and not empty, else the suite's port 8083 plus its offset. */
+    static String actionsUrl() {
+        String url = System.getenv("ACTIONS_URL");
+        return url == null || url.isBlank() ? "http://127.0.0.1:" + (8083 + OFFSET) : url;
     }
 
     /** The internal token the gateway would mint for the demo key (RS256, DESIGN.md request path 5). */
