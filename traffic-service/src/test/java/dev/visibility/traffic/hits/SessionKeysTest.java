@@ -44,4 +44,24 @@ class SessionKeysTest extends TrafficTest {
         assertThat(a).isNotEqualTo(b);
         assertThat(SessionKeys.utf8Length("bücher😀")).isEqualTo("bücher😀".getBytes(java.nio.charset.StandardCharsets.UTF_8).length);
     }
+
+    @Test
+    void keysAreSortedInPostgresqlsUuidOrder() {
+        java.util.Random random = new java.util.Random(20261126);
+        List<UUID> keys = new java.util.ArrayList<>();
+        for (int i = 0; i < 2_000; i++) {
+            // both halves over the whole long range: the top bit set is where signed and unsigned order differ
+            keys.add(new UUID(random.nextLong(), random.nextLong()));
+        }
+        keys.add(new UUID(Long.MIN_VALUE, 0));
+        keys.add(new UUID(-1L, -1L));
+        keys.add(new UUID(0, Long.MIN_VALUE));
+        keys.add(new UUID(0, 0));
+
+        List<UUID> ours = keys.stream().sorted(SessionKeys.ORDER).toList();
+        List<UUID> postgres = db.sql("SELECT u FROM unnest(:keys::uuid[]) AS u ORDER BY u")
+                .bind("keys", keys.toArray(UUID[]::new)).map(row -> row.get(0, UUID.class)).all().collectList().block();
+
+        assertThat(ours).isEqualTo(postgres);
+    }
 }
