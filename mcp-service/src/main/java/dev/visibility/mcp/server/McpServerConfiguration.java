@@ -84,7 +84,7 @@ public class McpServerConfiguration {
                 .capabilities(McpSchema.ServerCapabilities.builder().tools(false).build())
                 .requestTimeout(properties.callTimeout().plusSeconds(5))
                 .jsonSchemaValidator(new ToolSchemas(List.copyOf(described.values()),
-                        new DefaultJsonSchemaValidator(JsonMapper.builder().build())))
+                        new DefaultJsonSchemaValidator()))
                 .tools(tools)
                 .build();
     }

@@ -24,7 +24,7 @@ import tools.jackson.databind.json.JsonMapper;
  */
 final class ToolSchemas implements JsonSchemaValidator {
 
-    private final JsonMapper mapper = JsonMapper.builder().build();
+    private final JsonMapper mapper = JsonMapper.shared();
     private final Map<Map<String, Object>, Schema> compiled = new IdentityHashMap<>();
     private final JsonSchemaValidator others;
 

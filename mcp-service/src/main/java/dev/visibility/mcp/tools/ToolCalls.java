@@ -38,7 +38,7 @@ public class ToolCalls {
      * not a client's input (the application's mapper checks every string of a tree for control
      * characters, which costs a walk over the whole answer).
      */
-    private static final JsonMapper ANSWERS = JsonMapper.builder().build();
+    private static final JsonMapper ANSWERS = JsonMapper.shared();
 
     private final ServiceClient services;
     private final ObjectMapper mapper;
