@@ -20,6 +20,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import dev.visibility.platform.events.Topics;
+import dev.visibility.platform.testing.BenchCpu;
 import dev.visibility.platform.testing.SharedInfrastructure;
 import dev.visibility.platform.testing.TestTokens;
 import dev.visibility.webhook.WebhookServiceApplication;
@@ -107,22 +108,22 @@ public final class WebhookDeliveryBench {
 
             int sustained = rate * seconds;
             Map<String, Long> steadyCpu = cpuByThreadGroup();
-            long steadyPostgres = postgresCpuNanos();
+            double steadyPostgres = BenchCpu.postgresSeconds();
             long steadyStart = System.nanoTime();
             Result steady = run(receiver, producer, projectIds, warmUp, sustained, rate);
             double steadySeconds = (System.nanoTime() - steadyStart) / 1e9;
             System.out.printf("sustained %6d events offered at %d/s: %s%s%n", sustained, rate, steady, load());
-            printCpu("the sustained phase", steadyCpu, cpuByThreadGroup(), postgresCpuNanos() - steadyPostgres, steadySeconds,
-                    steady.delivered());
+            printCpu("the sustained phase", steadyCpu, cpuByThreadGroup(), BenchCpu.postgresSeconds() - steadyPostgres,
+                    steadySeconds, steady.delivered());
 
             if (burst > 0) {
                 Map<String, Long> cpuBefore = cpuByThreadGroup();
-                long postgresBefore = postgresCpuNanos();
+                double postgresBefore = BenchCpu.postgresSeconds();
                 long burstStart = System.nanoTime();
                 Result drain = run(receiver, producer, projectIds, warmUp + sustained, burst, 0);
                 double burstSeconds = (System.nanoTime() - burstStart) / 1e9;
                 System.out.printf("burst     %6d events at once: %s%s%n", burst, drain, load());
-                printCpu("the burst", cpuBefore, cpuByThreadGroup(), postgresCpuNanos() - postgresBefore, burstSeconds,
+                printCpu("the burst", cpuBefore, cpuByThreadGroup(), BenchCpu.postgresSeconds() - postgresBefore, burstSeconds,
                         drain.delivered());
             }
 
@@ -220,32 +221,15 @@ public final class WebhookDeliveryBench {
         return out;
     }
 
-    /** CPU time of the machine's PostgreSQL processes (the embedded server's), nanoseconds, from /proc. */
-    private static long postgresCpuNanos() {
-        long ticks = 0;
-        java.io.File[] processes = new java.io.File("/proc").listFiles((dir, name) -> name.chars().allMatch(Character::isDigit));
-        for (java.io.File process : processes == null ? new java.io.File[0] : processes) {
-            try {
-                String stat = java.nio.file.Files.readString(process.toPath().resolve("stat"));
-                if (stat.contains("(postgres)")) {
-                    String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-                    ticks += Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
-                }
-            } catch (java.io.IOException | RuntimeException gone) {
-                // the process ended meanwhile
-            }
-        }
-        return ticks * 10_000_000L; // 100 clock ticks a second
-    }
-
-    private static void printCpu(String phase, Map<String, Long> before, Map<String, Long> after, long postgres,
+    /** {@code postgres}: CPU seconds the embedded PostgreSQL spent in the phase ({@link BenchCpu}). */
+    private static void printCpu(String phase, Map<String, Long> before, Map<String, Long> after, double postgres,
             double seconds, int deliveries) {
         Map<String, Long> used = new HashMap<>();
         after.forEach((name, cpu) -> used.put(name, cpu - before.getOrDefault(name, 0L)));
         long total = used.values().stream().mapToLong(Long::longValue).sum();
         System.out.printf("CPU during %s: bench JVM %.2f cores, %.2f ms per delivery; PostgreSQL %.2f cores, %.2f ms per"
                         + " delivery; JVM by thread:%n", phase, total / 1e9 / seconds, total / 1e6 / Math.max(1, deliveries),
-                postgres / 1e9 / seconds, postgres / 1e6 / Math.max(1, deliveries));
+                postgres / seconds, postgres * 1e3 / Math.max(1, deliveries));
         used.entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue().reversed()).limit(12)
                 .forEach(e -> System.out.printf("  %5.1f%%  %s%n", 100.0 * e.getValue() / total, e.getKey()));
         // the service's own threads apart from the bench's (receivers, broker, publisher); producer network
