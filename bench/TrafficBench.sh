@@ -14,4 +14,4 @@ offline=${MAVEN_OFFLINE:--o}
 mvn -B -q $offline test-compile dependency:build-classpath -pl traffic-service -am -Dmdep.includeScope=test \
   -Dmdep.outputFile=target/bench.classpath
 cp="traffic-service/target/test-classes:traffic-service/target/classes:platform/testing/target/classes:platform/core/target/classes:$(cat traffic-service/target/bench.classpath)"
-exec java -Xmx1g ${BENCH_JAVA_OPTS:-} -cp "$cp" dev.visibility.traffic.bench.TrafficBench "$@"
+exec java -Xmx1g -Dpostgres.server.shared_buffers=${PG_SHARED_BUFFERS:-2GB} ${BENCH_JAVA_OPTS:-} -cp "$cp" dev.visibility.traffic.bench.TrafficBench "$@"

@@ -104,17 +104,17 @@ final class HitBatch {
     }
 
     /**
-     * Compares the batch's session scopes with their stored last days ({@code stored}, by key; none for
-     * a new one): collects the new and the moved rows, and adds to the histogram columns of
-     * {@link #counts} what moves: a session whose last day goes from D1 to D2 leaves D1's row (-1)
-     * and joins D2's (+1); a new one only joins (likewise for the last bot and referral days).
-     * Answers how many session scopes are new or moved.
+     * Compares the batch's session scopes with their stored last days ({@code stored[i]} for
+     * {@code keys.sorted[i]}; null for a new one): collects the new and the moved rows (in key order),
+     * and adds to the histogram columns of {@link #counts} what moves: a session whose last day goes
+     * from D1 to D2 leaves D1's row (-1) and joins D2's (+1); a new one only joins (likewise for the
+     * last bot and referral days). Answers how many session scopes are new or moved.
      */
-    long fold(SessionKeys keys, Map<UUID, int[]> stored) {
+    long fold(SessionKeys keys, int[][] stored) {
         long moved = 0;
-        for (int i = 0; i < keys.keys.length; i++) {
+        for (int i = 0; i < keys.sorted.length; i++) {
             int[] batch = keys.days[i];
-            int[] old = stored.get(keys.keys[i]);
+            int[] old = stored[i];
             int[] next = old == null ? batch
                     : new int[] {Math.max(old[0], batch[0]), Math.max(old[1], batch[1]), Math.max(old[2], batch[2])};
             boolean changed = false;
@@ -131,15 +131,13 @@ final class HitBatch {
                 }
             }
             if (old == null) {
-                newSessions.add(Map.entry(keys.keys[i], next));
+                newSessions.add(Map.entry(keys.sorted[i], next));
                 moved++;
             } else if (changed) {
-                movedSessions.add(Map.entry(keys.keys[i], next));
+                movedSessions.add(Map.entry(keys.sorted[i], next));
                 moved++;
             }
         }
-        newSessions.sort(Map.Entry.comparingByKey(SessionKeys.ORDER));
-        movedSessions.sort(Map.Entry.comparingByKey(SessionKeys.ORDER));
         return moved;
     }
 

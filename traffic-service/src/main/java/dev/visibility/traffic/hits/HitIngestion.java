@@ -2,7 +2,6 @@ package dev.visibility.traffic.hits;
 
 import java.time.Clock;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
@@ -28,10 +27,15 @@ public class HitIngestion {
     /** A project's hits must be applied one batch at a time for the session histograms to stay exact. */
     static final int LOCK_SPACE = 0x7472_6166; // "traf"
 
-    /** The stored last days of the batch's session scopes (by key, in key order: one pass over the index). */
+    /**
+     * The stored last days of the batch's session scopes (by key, in key order: one pass over the
+     * index), as one text of {@code key day botDay referralDay} entries (an empty day for none)
+     * separated by commas: one value to read instead of a row per scope.
+     */
     static final String LOOKUP = """
-            SELECT key, last_day - DATE '1970-01-01' AS d, last_bot_day - DATE '1970-01-01' AS bd,
-                   last_referral_day - DATE '1970-01-01' AS rd
+            SELECT coalesce(string_agg(key::text || ' ' || (last_day - DATE '1970-01-01') || ' '
+                       || coalesce((last_bot_day - DATE '1970-01-01')::text, '') || ' '
+                       || coalesce((last_referral_day - DATE '1970-01-01')::text, ''), ','), '') AS found
             FROM traffic_sessions WHERE key = ANY(:keys::uuid[])""";
 
     /**
@@ -114,21 +118,55 @@ public class HitIngestion {
                 });
     }
 
-    /** The stored last days ({@link HitBatch#NONE} for none) of the batch's session scopes that have a row. */
-    private Mono<Map<UUID, int[]>> stored(SessionKeys keys) {
+    /** The stored last days ({@link HitBatch#NONE} for none) of the batch's session scopes, by position in {@code keys.sorted}; null for a scope without a row. */
+    private Mono<int[][]> stored(SessionKeys keys) {
         if (keys.sorted.length == 0) {
-            return Mono.just(Map.of());
+            return Mono.just(new int[0][]);
         }
         return db.sql(LOOKUP)
                 .bind("keys", keys.sorted)
-                .map(row -> Map.entry(row.get("key", UUID.class), new int[] {row.get("d", Integer.class),
-                    orNone(row.get("bd", Integer.class)), orNone(row.get("rd", Integer.class))}))
-                .all()
-                .collectMap(Map.Entry::getKey, Map.Entry::getValue, () -> new HashMap<>(keys.sorted.length * 2));
+                .map(row -> row.get(0, String.class))
+                .one()
+                .map(found -> parseStored(found, keys));
     }
 
-    private static int orNone(Integer day) {
-        return day == null ? HitBatch.NONE : day;
+    /** Reads {@link #LOOKUP}'s text into the last days of each of {@code keys.sorted} (null where none is stored). */
+    static int[][] parseStored(String found, SessionKeys keys) {
+        int[][] stored = new int[keys.sorted.length][];
+        int at = 0;
+        int end = found.length();
+        while (at < end) {
+            UUID key = new UUID(hex(found, at, 16), hex(found, at + 19, 16));
+            at += 37;
+            int[] days = new int[3];
+            for (int c = 0; c < 3; c++) {
+                int stop = at;
+                while (stop < end && found.charAt(stop) != ' ' && found.charAt(stop) != ',') {
+                    stop++;
+                }
+                days[c] = stop == at ? HitBatch.NONE : Integer.parseInt(found, at, stop, 10);
+                at = stop + 1;
+            }
+            int index = keys.indexOf(key);
+            if (index < 0) {
+                throw new IllegalStateException("The lookup answered a key the batch did not ask for: " + key);
+            }
+            stored[index] = days;
+        }
+        return stored;
+    }
+
+    /** The 64 bits of the {@code digits} hexadecimal digits from {@code from} on, hyphens skipped (a uuid's text). */
+    private static long hex(String text, int from, int digits) {
+        long value = 0;
+        for (int i = from; digits > 0; i++) {
+            char c = text.charAt(i);
+            if (c != '-') {
+                value = (value << 4) | Character.digit(c, 16);
+                digits--;
+            }
+        }
+        return value;
     }
 
     private Mono<Void> lock(TreeSet<UUID> projects) {

@@ -1,16 +1,17 @@
 package dev.visibility.traffic.hits;
 
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.security.DigestException;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.UUID;
 
 /**
- * The 128-bit keys of a batch's session scopes ({@code traffic_sessions.key}): md5 of
+ * The 128-bit keys of a batch's session scopes ({@code traffic_sessions.key}), in key order: md5 of
  * {@code projectId ':' bytes(hostname) ':' hostname ':' bytes(prefix) ':' prefix ':' sessionId} (UTF-8;
  * lengths in bytes, so that no two scopes spell one text) read as a uuid, as migration V3 computes
  * it in SQL for the rows it converted.
@@ -25,70 +26,91 @@ final class SessionKeys {
         return high != 0 ? high : Long.compareUnsigned(a.getLeastSignificantBits(), b.getLeastSignificantBits());
     };
 
+    /** The batch's session scopes, in {@link #ORDER} of their keys. */
     final HitBatch.ScopeSession[] scopes;
-    /** the key of {@code scopes[i]} */
-    final UUID[] keys;
+    /** the key of {@code scopes[i]}, ascending in {@link #ORDER} */
+    final UUID[] sorted;
     /** last day, last bot day, last referral day of {@code scopes[i]} in the batch */
     final int[][] days;
-    /** the distinct keys in {@link #ORDER} */
-    final UUID[] sorted;
 
-    private SessionKeys(HitBatch.ScopeSession[] scopes, UUID[] keys, int[][] days) {
+    private SessionKeys(HitBatch.ScopeSession[] scopes, UUID[] sorted, int[][] days) {
         this.scopes = scopes;
-        this.keys = keys;
+        this.sorted = sorted;
         this.days = days;
-        this.sorted = Arrays.stream(keys).distinct().sorted(ORDER).toArray(UUID[]::new);
+    }
+
+    private record Keyed(UUID key, HitBatch.ScopeSession scope, int[] days) {
     }
 
     static SessionKeys of(HitBatch batch) {
-        MessageDigest md5 = md5();
-        int n = batch.sessions.size();
-        HitBatch.ScopeSession[] scopes = new HitBatch.ScopeSession[n];
-        UUID[] keys = new UUID[n];
-        int[][] days = new int[n][];
+        Hasher hasher = new Hasher();
+        Keyed[] keyed = new Keyed[batch.sessions.size()];
         int i = 0;
-        StringBuilder text = new StringBuilder(128);
         for (Map.Entry<HitBatch.ScopeSession, int[]> e : batch.sessions.entrySet()) {
-            scopes[i] = e.getKey();
-            keys[i] = key(md5, text, e.getKey());
-            days[i] = e.getValue();
-            i++;
+            keyed[i++] = new Keyed(hasher.key(e.getKey()), e.getKey(), e.getValue());
         }
-        return new SessionKeys(scopes, keys, days);
+        Arrays.sort(keyed, (a, b) -> ORDER.compare(a.key, b.key));
+        HitBatch.ScopeSession[] scopes = new HitBatch.ScopeSession[keyed.length];
+        UUID[] sorted = new UUID[keyed.length];
+        int[][] days = new int[keyed.length][];
+        for (i = 0; i < keyed.length; i++) {
+            scopes[i] = keyed[i].scope;
+            sorted[i] = keyed[i].key;
+            days[i] = keyed[i].days;
+        }
+        return new SessionKeys(scopes, sorted, days);
+    }
+
+    /** The position of {@code key} in {@link #sorted}, or a negative number. */
+    int indexOf(UUID key) {
+        return Arrays.binarySearch(sorted, key, ORDER);
     }
 
     static UUID key(HitBatch.ScopeSession scope) {
-        return key(md5(), new StringBuilder(), scope);
+        return new Hasher().key(scope);
     }
 
-    private static UUID key(MessageDigest md5, StringBuilder text, HitBatch.ScopeSession scope) {
-        text.setLength(0);
-        text.append(scope.project()).append(':').append(utf8Length(scope.hostname())).append(':').append(scope.hostname())
-                .append(':').append(utf8Length(scope.prefix())).append(':').append(scope.prefix()).append(':')
-                .append(scope.session());
-        ByteBuffer digest = ByteBuffer.wrap(md5.digest(text.toString().getBytes(StandardCharsets.UTF_8)));
-        return new UUID(digest.getLong(), digest.getLong());
-    }
+    /**
+     * Hashes scopes one after the other without building their text: the UTF-8 bytes of a batch's
+     * few projects, hostnames and prefixes (with their length prefixes) are made once and fed to
+     * one digest.
+     */
+    private static final class Hasher {
 
-    /** The length of {@code s} in UTF-8 bytes. */
-    static int utf8Length(String s) {
-        int bytes = 0;
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (c < 0x80) {
-                bytes += 1;
-            } else if (c < 0x800) {
-                bytes += 2;
-            } else if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
-                bytes += 4;
-                i++;
-            } else if (Character.isSurrogate(c)) {
-                bytes += 1; // an unpaired surrogate becomes '?'
-            } else {
-                bytes += 3;
+        private final MessageDigest md5 = md5();
+        private final byte[] digest = new byte[16];
+        /** a project's text; {@code bytes:text} of a hostname or prefix; followed by ':' */
+        private final Map<Object, byte[]> parts = new HashMap<>();
+
+        UUID key(HitBatch.ScopeSession scope) {
+            md5.update(parts.computeIfAbsent(scope.project(), p -> (p + ":").getBytes(StandardCharsets.US_ASCII)));
+            md5.update(parts.computeIfAbsent(scope.hostname(), Hasher::lengthPrefixed));
+            md5.update(parts.computeIfAbsent(scope.prefix(), Hasher::lengthPrefixed));
+            md5.update(scope.session().getBytes(StandardCharsets.UTF_8));
+            try {
+                md5.digest(digest, 0, 16);
+            } catch (DigestException e) {
+                throw new IllegalStateException("An md5 digest is 16 bytes", e);
             }
+            return new UUID(longAt(0), longAt(8));
         }
-        return bytes;
+
+        private static byte[] lengthPrefixed(Object text) {
+            byte[] bytes = ((String) text).getBytes(StandardCharsets.UTF_8);
+            byte[] length = (bytes.length + ":").getBytes(StandardCharsets.US_ASCII);
+            byte[] part = Arrays.copyOf(length, length.length + bytes.length + 1);
+            System.arraycopy(bytes, 0, part, length.length, bytes.length);
+            part[part.length - 1] = ':';
+            return part;
+        }
+
+        private long longAt(int offset) {
+            long value = 0;
+            for (int i = offset; i < offset + 8; i++) {
+                value = (value << 8) | (digest[i] & 0xFF);
+            }
+            return value;
+        }
     }
 
     private static MessageDigest md5() {

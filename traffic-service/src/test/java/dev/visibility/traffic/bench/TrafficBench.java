@@ -19,7 +19,6 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.Random;
 import java.util.UUID;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -42,8 +41,8 @@ import org.springframework.context.ConfigurableApplicationContext;
  * <ol>
  * <li><b>Ingestion</b>: publishes hits onto {@code traffic.hits} at {@code rate} per second for
  * {@code seconds} ({@code projects} projects, two hostnames each, 5,000 paths, 20,000 sessions, 70 %
- * crawlers), plus one probe hit every 200 ms for a probe project whose E4 total is polled over HTTP
- * every 50 ms. Prints the rate the rollups took the hits in (sustained, from the first send until
+ * crawlers; made before the clock starts), plus one probe hit every 200 ms for a probe project whose
+ * E4 total is polled over HTTP every 100 ms. Prints the rate the rollups took the hits in (sustained, from the first send until
  * every hit is applied) and p50/p99/max of "published to visible in E4" of the probes.</li>
  * <li><b>E4 latency</b>: the rollups that {@code hits} hits over 90 days on {@code paths} distinct
  * paths make (two hostnames, /docs and /blog, 50 sections each), inserted directly with SQL (the
@@ -56,6 +55,8 @@ import org.springframework.context.ConfigurableApplicationContext;
  */
 public final class TrafficBench {
 
+    /** How often the probe project's E4 total is read: the resolution of "published → counted by E4". */
+    static final long PROBE_POLL_MILLIS = 100;
     static final Pattern TOTAL = Pattern.compile("\"totalEvents\":(\\d+)");
     static final List<String> BOTS = List.of("GPTBot", "OAI-SearchBot", "ClaudeBot", "PerplexityBot", "CCBot");
 
@@ -89,8 +90,14 @@ public final class TrafficBench {
                 .toArray(String[]::new);
         ConfigurableApplicationContext context = new SpringApplicationBuilder(TrafficServiceApplication.class).run(arguments);
         String base = "http://127.0.0.1:" + context.getEnvironment().getProperty("local.server.port");
-        System.out.printf("traffic-service up (%d cores); rate %,d hits/s for %d s over %d projects%n",
-                Runtime.getRuntime().availableProcessors(), rate, seconds, projects);
+        String sharedBuffers;
+        try (Connection db = DriverManager.getConnection(SharedInfrastructure.jdbcUrl()); Statement s = db.createStatement();
+                ResultSet rs = s.executeQuery("SHOW shared_buffers")) {
+            rs.next();
+            sharedBuffers = rs.getString(1);
+        }
+        System.out.printf("traffic-service up (%d cores; PostgreSQL's shared_buffers %s); rate %,d hits/s for %d s over %d projects%n",
+                Runtime.getRuntime().availableProcessors(), sharedBuffers, rate, seconds, projects);
 
         ingestion(base, rate, seconds, projects);
         e4(base, samples, paths, hits);
@@ -100,11 +107,6 @@ public final class TrafficBench {
     // ---------------------------------------------------------------- ingestion
 
     private static void ingestion(String base, int rate, int seconds, int projectCount) throws Exception {
-        List<UUID> projects = new ArrayList<>();
-        for (int i = 0; i < projectCount; i++) {
-            projects.add(UUID.randomUUID());
-        }
-        UUID probe = UUID.randomUUID();
         Properties config = new Properties();
         config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, SharedInfrastructure.kafkaBootstrapServers());
         config.put(ProducerConfig.ACKS_CONFIG, "all");
@@ -113,22 +115,39 @@ public final class TrafficBench {
         config.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
         config.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
         config.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
+        Random random = new Random(42);
+
+        // warm-up: the same load on other projects until the JIT has compiled the ingestion path (in a
+        // 20-second run the JIT's compiler threads took a fifth of the machine's CPU): "sustained" is
+        // what the service does once it runs, not in its first seconds
+        long warmup = Long.getLong("warmup.hits", 600_000L);
+        if (warmup > 0) {
+            List<UUID> projects = projects(projectCount);
+            Hits hits = Hits.make(projects, warmup, random);
+            try (KafkaProducer<String, String> producer = new KafkaProducer<>(config)) {
+                long started = System.nanoTime();
+                publish(producer, hits, rate, started, null);
+                awaitApplied(projects, warmup, started);
+                System.out.printf("warm-up: %,d hits applied in %.1f s%n", warmup, (System.nanoTime() - started) / 1e9);
+            }
+        }
+
+        List<UUID> projects = projects(projectCount);
+        UUID probe = UUID.randomUUID();
         HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
         String probeToken = TestTokens.bearer(TestTokens.forProject(probe.toString(), "traffic.read"));
 
         long total = (long) rate * seconds;
-        List<Long> probeSent = Collections.synchronizedList(new ArrayList<>());
-        List<Long> probeLatencies = Collections.synchronizedList(new ArrayList<>());
-        AtomicLong sentCount = new AtomicLong();
+        Probes probes = new Probes(probe, random);
         Thread watcher = new Thread(() -> {
             int seen = 0;
             while (!Thread.currentThread().isInterrupted()) {
                 try {
-                    Thread.sleep(50);
+                    Thread.sleep(PROBE_POLL_MILLIS);
                     int visible = (int) total(http, base, probe, probeToken, "");
                     long now = System.nanoTime();
-                    for (; seen < visible && seen < probeSent.size(); seen++) {
-                        probeLatencies.add(now - probeSent.get(seen));
+                    for (; seen < visible && seen < probes.sent.size(); seen++) {
+                        probes.latencies.add(now - probes.sent.get(seen));
                     }
                 } catch (InterruptedException e) {
                     return;
@@ -140,38 +159,105 @@ public final class TrafficBench {
         watcher.setDaemon(true);
         watcher.start();
 
-        Random random = new Random(42);
+        Hits hits = Hits.make(projects, total, random);
         double cpuStarted = BenchCpu.seconds();
+        double pgStarted = BenchCpu.postgresSeconds();
         long started;
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(config)) {
             started = System.nanoTime();
-            long perTick = Math.max(1, rate / 100);
-            long nextProbe = started;
-            for (long tick = 0; sentCount.get() < total; tick++) {
-                long due = started + tick * 10_000_000L;
-                long wait = due - System.nanoTime();
-                if (wait > 0) {
-                    Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
-                }
-                Instant now = Instant.now();
-                for (long i = 0; i < perTick && sentCount.get() < total; i++) {
-                    UUID project = projects.get(random.nextInt(projects.size()));
-                    producer.send(new ProducerRecord<>(Topics.TRAFFIC_HITS, project.toString(), hit(project, random, now)));
-                    sentCount.incrementAndGet();
-                }
-                if (System.nanoTime() >= nextProbe) {
-                    probeSent.add(System.nanoTime());
-                    producer.send(new ProducerRecord<>(Topics.TRAFFIC_HITS, probe.toString(), hit(probe, random, now)));
-                    nextProbe += 200_000_000L;
-                }
-            }
-            producer.flush();
+            publish(producer, hits, rate, started, probes);
         }
         double sendSeconds = (System.nanoTime() - started) / 1e9;
         System.out.printf("published %,d hits in %.1f s (%,.0f/s) and %d probes%n", total, sendSeconds, total / sendSeconds,
-                probeSent.size());
+                probes.sent.size());
 
-        // applied = what the rollups hold (project scope) for the load projects
+        long applied = awaitApplied(projects, total, started);
+        double appliedSeconds = (System.nanoTime() - started) / 1e9;
+        double cpu = BenchCpu.seconds() - cpuStarted;
+        double pg = BenchCpu.postgresSeconds() - pgStarted;
+        // the probes: until the last one is seen
+        long probeDeadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (probes.latencies.size() < probes.sent.size() && System.nanoTime() < probeDeadline) {
+            Thread.sleep(50);
+        }
+        watcher.interrupt();
+        System.out.printf("INGESTION: %,d of %,d hits applied to the rollups in %.1f s from the first send: %,.0f hits/s sustained%n",
+                applied, total, appliedSeconds, applied / appliedSeconds);
+        System.out.printf("INGESTION CPU: %.1f s (this JVM, broker and producer included, and PostgreSQL's processes): "
+                + "%.0f µs per hit (JVM %.0f, PostgreSQL %.0f), %,.0f hits per CPU-second%n", cpu, cpu * 1e6 / applied,
+                (cpu - pg) * 1e6 / applied, pg * 1e6 / applied, applied / cpu);
+        List<Long> latencies = new ArrayList<>(probes.latencies);
+        Collections.sort(latencies);
+        if (!latencies.isEmpty()) {
+            System.out.printf("VISIBLE IN E4 (published -> counted by E4, %d probes): p50 %.0f ms, p99 %.0f ms, max %.0f ms%n",
+                    latencies.size(), pct(latencies, 50) / 1e6, pct(latencies, 99) / 1e6, latencies.get(latencies.size() - 1) / 1e6);
+        }
+    }
+
+    private static List<UUID> projects(int count) {
+        List<UUID> projects = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            projects.add(UUID.randomUUID());
+        }
+        return projects;
+    }
+
+    /**
+     * The sensors' records, made before the clock starts: building them (random eventIds, JSON) is the
+     * sensors' work, not the service's, and on two shared cores it would slow the ingestion down.
+     */
+    private record Hits(String[] keys, String[] values) {
+
+        static Hits make(List<UUID> projects, long total, Random random) {
+            Instant generatedAt = Instant.now();
+            List<String> projectKeys = projects.stream().map(UUID::toString).toList();
+            String[] keys = new String[(int) total];
+            String[] values = new String[(int) total];
+            for (int i = 0; i < total; i++) {
+                int project = random.nextInt(projects.size());
+                keys[i] = projectKeys.get(project);
+                values[i] = hit(projects.get(project), random, generatedAt);
+            }
+            return new Hits(keys, values);
+        }
+    }
+
+    /** One probe hit every 200 ms for a project of its own, and when each was sent and became visible. */
+    private record Probes(UUID project, Random random, List<Long> sent, List<Long> latencies) {
+
+        Probes(UUID project, Random random) {
+            this(project, random, Collections.synchronizedList(new ArrayList<>()), Collections.synchronizedList(new ArrayList<>()));
+        }
+    }
+
+    /** Publishes {@code hits} at {@code rate} a second in 10 ms ticks from {@code started}, with {@code probes} when not null. */
+    private static void publish(KafkaProducer<String, String> producer, Hits hits, int rate, long started, Probes probes)
+            throws InterruptedException {
+        int total = hits.keys().length;
+        long perTick = Math.max(1, rate / 100);
+        long nextProbe = started;
+        int next = 0;
+        for (long tick = 0; next < total; tick++) {
+            long due = started + tick * 10_000_000L;
+            long wait = due - System.nanoTime();
+            if (wait > 0) {
+                Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
+            }
+            for (long i = 0; i < perTick && next < total; i++, next++) {
+                producer.send(new ProducerRecord<>(Topics.TRAFFIC_HITS, hits.keys()[next], hits.values()[next]));
+            }
+            if (probes != null && System.nanoTime() >= nextProbe) {
+                probes.sent().add(System.nanoTime());
+                producer.send(new ProducerRecord<>(Topics.TRAFFIC_HITS, probes.project().toString(),
+                        hit(probes.project(), probes.random(), Instant.now())));
+                nextProbe += 200_000_000L;
+            }
+        }
+        producer.flush();
+    }
+
+    /** Waits (10 minutes at most) until the rollups (project scope) of {@code projects} hold {@code total} hits; answers how many they hold. */
+    private static long awaitApplied(List<UUID> projects, long total, long started) throws Exception {
         long deadline = System.nanoTime() + Duration.ofMinutes(10).toNanos();
         long applied = 0;
         long lastReport = System.nanoTime();
@@ -194,24 +280,7 @@ public final class TrafficBench {
                 Thread.sleep(100);
             }
         }
-        double appliedSeconds = (System.nanoTime() - started) / 1e9;
-        double cpu = BenchCpu.seconds() - cpuStarted;
-        // the probes: until the last one is seen
-        long probeDeadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (probeLatencies.size() < probeSent.size() && System.nanoTime() < probeDeadline) {
-            Thread.sleep(50);
-        }
-        watcher.interrupt();
-        System.out.printf("INGESTION: %,d of %,d hits applied to the rollups in %.1f s from the first send: %,.0f hits/s sustained%n",
-                applied, total, appliedSeconds, applied / appliedSeconds);
-        System.out.printf("INGESTION CPU: %.1f s (this JVM, broker and producer included, and PostgreSQL's processes): "
-                + "%.0f µs per hit, %,.0f hits per CPU-second%n", cpu, cpu * 1e6 / applied, applied / cpu);
-        List<Long> latencies = new ArrayList<>(probeLatencies);
-        Collections.sort(latencies);
-        if (!latencies.isEmpty()) {
-            System.out.printf("VISIBLE IN E4 (published -> counted by E4, %d probes): p50 %.0f ms, p99 %.0f ms, max %.0f ms%n",
-                    latencies.size(), pct(latencies, 50) / 1e6, pct(latencies, 99) / 1e6, latencies.get(latencies.size() - 1) / 1e6);
-        }
+        return applied;
     }
 
     static String hit(UUID project, Random random, Instant now) {

@@ -33,20 +33,38 @@ public class ProcessedEvents {
     }
 
     /**
-     * Claims many eventIds with one statement, in the caller's transaction; answers the ones that
-     * were not claimed before (a batch consumer applies only those).
+     * Claims many eventIds with one statement, in the caller's transaction (required: the claimed ones
+     * are told apart by the transaction that wrote them); answers the ones that were not claimed
+     * before (a batch consumer applies only those). The statement answers only how many it claimed:
+     * when that is all of them, as it is but for redelivered records, no id is read back.
      */
     public Mono<Set<UUID>> claimAll(String consumer, List<UUID> eventIds) {
-        if (eventIds.isEmpty()) {
-            return Mono.just(new HashSet<>());
+        Set<UUID> distinct = new HashSet<>(eventIds);
+        if (distinct.isEmpty()) {
+            return Mono.just(distinct);
         }
+        UUID[] ids = distinct.toArray(UUID[]::new);
         return db.sql("""
-                INSERT INTO processed_events (consumer, event_id)
-                SELECT DISTINCT :consumer, id FROM unnest(:eventIds::uuid[]) AS ids(id)
-                ON CONFLICT DO NOTHING
-                RETURNING event_id""")
+                WITH claimed AS (
+                    INSERT INTO processed_events (consumer, event_id)
+                    SELECT :consumer, id FROM unnest(:eventIds::uuid[]) AS ids(id)
+                    ON CONFLICT DO NOTHING
+                    RETURNING 1)
+                SELECT count(*) FROM claimed""")
                 .bind("consumer", consumer)
-                .bind("eventIds", eventIds.toArray(UUID[]::new))
+                .bind("eventIds", ids)
+                .map(row -> row.get(0, Long.class))
+                .one()
+                .flatMap(claimed -> claimed == ids.length ? Mono.just(distinct) : claimedHere(consumer, ids));
+    }
+
+    /** Those of {@code ids} whose claim this transaction wrote. */
+    private Mono<Set<UUID>> claimedHere(String consumer, UUID[] ids) {
+        return db.sql("""
+                SELECT event_id FROM processed_events
+                WHERE consumer = :consumer AND event_id = ANY(:eventIds::uuid[]) AND xmin = pg_current_xact_id()::xid""")
+                .bind("consumer", consumer)
+                .bind("eventIds", ids)
                 .map(row -> row.get("event_id", UUID.class))
                 .all()
                 .collect(HashSet<UUID>::new, Set::add)

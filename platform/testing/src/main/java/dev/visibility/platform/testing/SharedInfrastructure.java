@@ -85,6 +85,9 @@ public final class SharedInfrastructure {
         }
     }
 
+    /** The prefix of system properties that set a server setting of the embedded PostgreSQL. */
+    private static final String SERVER_SETTING = "postgres.server.";
+
     private static EmbeddedPostgres startPostgres(int port) throws IOException {
         EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder()
                 // a data directory of its own that outlives a stop, so the server can come back with its data
@@ -94,6 +97,9 @@ public final class SharedInfrastructure {
                 .setServerConfig("max_connections", "300")
                 .setServerConfig("fsync", "off")
                 .setServerConfig("synchronous_commit", "off");
+        // more settings for a benchmark: -Dpostgres.server.shared_buffers=1GB and the like
+        System.getProperties().stringPropertyNames().stream().filter(name -> name.startsWith(SERVER_SETTING)).sorted()
+                .forEach(name -> builder.setServerConfig(name.substring(SERVER_SETTING.length()), System.getProperty(name)));
         if (port != 0) {
             builder.setPort(port);
         }
