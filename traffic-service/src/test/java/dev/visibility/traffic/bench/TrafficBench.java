@@ -160,6 +160,7 @@ public final class TrafficBench {
         watcher.start();
 
         Hits hits = Hits.make(projects, total, random);
+        long[] walStarted = wal();
         double cpuStarted = BenchCpu.seconds();
         double pgStarted = BenchCpu.postgresSeconds();
         long started;
@@ -175,6 +176,7 @@ public final class TrafficBench {
         double appliedSeconds = (System.nanoTime() - started) / 1e9;
         double cpu = BenchCpu.seconds() - cpuStarted;
         double pg = BenchCpu.postgresSeconds() - pgStarted;
+        long[] walEnded = wal();
         // the probes: until the last one is seen
         long probeDeadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
         while (probes.latencies.size() < probes.sent.size() && System.nanoTime() < probeDeadline) {
@@ -186,11 +188,22 @@ public final class TrafficBench {
         System.out.printf("INGESTION CPU: %.1f s (this JVM, broker and producer included, and PostgreSQL's processes): "
                 + "%.0f µs per hit (JVM %.0f, PostgreSQL %.0f), %,.0f hits per CPU-second%n", cpu, cpu * 1e6 / applied,
                 (cpu - pg) * 1e6 / applied, pg * 1e6 / applied, applied / cpu);
+        System.out.printf("INGESTION WAL: %,.0f bytes per hit, %d checkpoints%n", (double) (walEnded[0] - walStarted[0]) / applied,
+                walEnded[1] - walStarted[1]);
         List<Long> latencies = new ArrayList<>(probes.latencies);
         Collections.sort(latencies);
         if (!latencies.isEmpty()) {
             System.out.printf("VISIBLE IN E4 (published -> counted by E4, %d probes): p50 %.0f ms, p99 %.0f ms, max %.0f ms%n",
                     latencies.size(), pct(latencies, 50) / 1e6, pct(latencies, 99) / 1e6, latencies.get(latencies.size() - 1) / 1e6);
+        }
+    }
+
+    /** PostgreSQL's WAL position in bytes and how many checkpoints it made so far. */
+    private static long[] wal() throws Exception {
+        try (Connection db = DriverManager.getConnection(SharedInfrastructure.jdbcUrl()); Statement s = db.createStatement();
+                ResultSet rs = s.executeQuery("SELECT pg_current_wal_lsn() - '0/0', num_timed + num_requested FROM pg_stat_checkpointer")) {
+            rs.next();
+            return new long[] {rs.getLong(1), rs.getLong(2)};
         }
     }
 

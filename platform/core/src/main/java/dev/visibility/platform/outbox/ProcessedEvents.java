@@ -35,8 +35,9 @@ public class ProcessedEvents {
     /**
      * Claims many eventIds with one statement, in the caller's transaction (required: the claimed ones
      * are told apart by the transaction that wrote them); answers the ones that were not claimed
-     * before (a batch consumer applies only those). The statement answers only how many it claimed:
-     * when that is all of them, as it is but for redelivered records, no id is read back.
+     * before (a batch consumer applies only those). The statement answers only how many it claimed
+     * (its command tag): when that is all of them, as it is but for redelivered records, no id is
+     * read back.
      */
     public Mono<Set<UUID>> claimAll(String consumer, List<UUID> eventIds) {
         Set<UUID> distinct = new HashSet<>(eventIds);
@@ -45,16 +46,13 @@ public class ProcessedEvents {
         }
         UUID[] ids = distinct.toArray(UUID[]::new);
         return db.sql("""
-                WITH claimed AS (
-                    INSERT INTO processed_events (consumer, event_id)
-                    SELECT :consumer, id FROM unnest(:eventIds::uuid[]) AS ids(id)
-                    ON CONFLICT DO NOTHING
-                    RETURNING 1)
-                SELECT count(*) FROM claimed""")
+                INSERT INTO processed_events (consumer, event_id)
+                SELECT :consumer, id FROM unnest(:eventIds::uuid[]) AS ids(id)
+                ON CONFLICT DO NOTHING""")
                 .bind("consumer", consumer)
                 .bind("eventIds", ids)
-                .map(row -> row.get(0, Long.class))
-                .one()
+                .fetch()
+                .rowsUpdated() // the rows inserted: those that conflicted are not counted
                 .flatMap(claimed -> claimed == ids.length ? Mono.just(distinct) : claimedHere(consumer, ids));
     }
 
