@@ -114,6 +114,19 @@ public final class SharedInfrastructure {
                 // the JVM is going away
             }
         }
+        // the data directory outlives a drill's stop, not the JVM (a benchmark's is gigabytes)
+        deleteQuietly(postgresData);
+    }
+
+    private static void deleteQuietly(Path directory) {
+        if (directory == null || !Files.isDirectory(directory)) {
+            return;
+        }
+        try (java.util.stream.Stream<Path> paths = Files.walk(directory)) {
+            paths.sorted(java.util.Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+        } catch (IOException | UncheckedIOException ignored) {
+            // the JVM is going away; what is left stays in the temporary directory
+        }
     }
 
     public static String kafkaBootstrapServers() {
