@@ -36,7 +36,7 @@ import java.util.regex.Pattern;
  * 100, summary and context detail, one request at a time, and prints p50/p99 per page.
  * Target (issue 5): p99 under 30 ms on this machine.
  *
- *   java bench/ActionsListBench.java [gateway|direct] [samples-per-page=200] [actions=10000] [warm-up=600]
+ *   java bench/ActionsListBench.java [gateway|bench-gateway|direct] [samples-per-page=200] [actions=10000] [warm-up=600]
  *
  * Before measuring, warm-up requests go round all twelve pages (the JVMs compile the paths they
  * serve in their first minutes; the figures are of the warm services): through the gateway, five
@@ -46,6 +46,11 @@ import java.util.regex.Pattern;
  *
  * gateway (default): through the gateway with the demo API key of .local/credentials.json (SUITE_STATE_DIR)
  *                    (./suite up must be running).
+ * bench-gateway:     through the benchmark's gateway of {@code java bench/GatewayOverhead.java --serve} (the same
+ *                    jar and configuration in front of the same services, without the plan's limit), warmed
+ *                    with ten times the warm-up count at full speed, then measured one request at a time
+ *                    without pacing: at the plan's 5 requests a second the suite's gateway never gets its
+ *                    request path compiled (McpVsRestBench.md), so "gateway" measures a half-cold JVM.
  * direct:            straight to actions-service (ACTIONS_URL, default http://127.0.0.1:8083 plus SUITE_PORT_OFFSET) with
  *                    an internal token minted with SUITE_INTERNAL_TOKEN_PRIVATE_KEY of .local/secrets.env,
  *                    to tell the service's share from the gateway's.
@@ -74,6 +79,9 @@ public class ActionsListBench {
             base = actionsUrl();
             String secret = env(Files.readString(STATE.resolve("secrets.env")), "SUITE_INTERNAL_TOKEN_PRIVATE_KEY");
             authorization = "Bearer " + token(secret, field(credentials, "accountId"), projectId, 3600);
+        } else if (mode.equals("bench-gateway")) {
+            base = benchGateway();
+            authorization = "Bearer " + field(credentials, "apiKey");
         } else {
             base = field(credentials, "gatewayUrl");
             authorization = "Bearer " + field(credentials, "apiKey");
@@ -100,7 +108,7 @@ public class ActionsListBench {
         }
         System.out.printf("E3 %s, %s, project %s: %d actions, %d samples per page, one request at a time (load average %s)%n",
                 mode, base, projectId, total, samples, loadAverage());
-        if (mode.equals("gateway") && warmUp > 0) {
+        if (!mode.equals("direct") && warmUp > 0) {
             // the service's JIT first, at full speed and straight to it (the key's plan would take ten
             // minutes for these): its per-row code is most of a large page's time
             String direct = actionsUrl();
@@ -112,8 +120,9 @@ public class ActionsListBench {
                 measure(url, token, 1);
             }
         }
-        System.out.printf("warming up: %d requests round the %d pages …%n", warmUp, pages.size());
-        for (int i = 0; i < warmUp; i++) {
+        int gatewayWarmUp = mode.equals("bench-gateway") ? warmUp * 10 : warmUp;
+        System.out.printf("warming up: %d requests round the %d pages …%n", gatewayWarmUp, pages.size());
+        for (int i = 0; i < gatewayWarmUp; i++) {
             measure(pages.get(i % pages.size())[4], authorization, 1);
         }
         System.out.printf("%n%-8s %-8s %-7s %6s %9s %9s %9s%n", "detail", "pageSize", "page", "number", "p50 ms", "p99 ms", "max ms");
@@ -124,6 +133,22 @@ public class ActionsListBench {
                     pct(nanos, 50), pct(nanos, 99), nanos.get(nanos.size() - 1) / 1e6);
         }
         System.out.printf("%n(load average at the end: %s)%n", loadAverage());
+    }
+
+    /**
+     * Starts {@code java bench/GatewayOverhead.java --serve} and answers its URL; it stops when this
+     * JVM does (its standard input closes).
+     */
+    static String benchGateway() throws IOException {
+        Process gateway = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "bench/GatewayOverhead.java", "--serve").redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        Runtime.getRuntime().addShutdownHook(new Thread(gateway::destroy));
+        String line = new java.io.BufferedReader(new java.io.InputStreamReader(gateway.getInputStream(), StandardCharsets.UTF_8))
+                .readLine();
+        if (line == null || !line.startsWith("ready ")) {
+            throw new IllegalStateException("the benchmark's gateway did not start (bench/GatewayOverhead.java --serve): " + line);
+        }
+        return line.split(" ")[1];
     }
 
     static String loadAverage() {
