@@ -136,7 +136,7 @@ public class HitIngestion {
         int at = 0;
         int end = found.length();
         while (at < end) {
-            UUID key = new UUID(hex(found, at, 16), hex(found, at + 19, 16));
+            UUID key = UUID.fromString(found.substring(at, at + 36));
             at += 37;
             int[] days = new int[3];
             for (int c = 0; c < 3; c++) {
@@ -154,19 +154,6 @@ public class HitIngestion {
             stored[index] = days;
         }
         return stored;
-    }
-
-    /** The 64 bits of the {@code digits} hexadecimal digits from {@code from} on, hyphens skipped (a uuid's text). */
-    private static long hex(String text, int from, int digits) {
-        long value = 0;
-        for (int i = from; digits > 0; i++) {
-            char c = text.charAt(i);
-            if (c != '-') {
-                value = (value << 4) | Character.digit(c, 16);
-                digits--;
-            }
-        }
-        return value;
     }
 
     private Mono<Void> lock(TreeSet<UUID> projects) {

@@ -1,5 +1,6 @@
 package dev.visibility.traffic.hits;
 
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.DigestException;
 import java.security.MessageDigest;
@@ -79,6 +80,7 @@ final class SessionKeys {
 
         private final MessageDigest md5 = md5();
         private final byte[] digest = new byte[16];
+        private final ByteBuffer digestBuffer = ByteBuffer.wrap(digest);
         /** a project's text; {@code bytes:text} of a hostname or prefix; followed by ':' */
         private final Map<Object, byte[]> parts = new HashMap<>();
 
@@ -92,7 +94,7 @@ final class SessionKeys {
             } catch (DigestException e) {
                 throw new IllegalStateException("An md5 digest is 16 bytes", e);
             }
-            return new UUID(longAt(0), longAt(8));
+            return new UUID(digestBuffer.getLong(0), digestBuffer.getLong(8));
         }
 
         private static byte[] lengthPrefixed(Object text) {
@@ -102,14 +104,6 @@ final class SessionKeys {
             System.arraycopy(bytes, 0, part, length.length, bytes.length);
             part[part.length - 1] = ':';
             return part;
-        }
-
-        private long longAt(int offset) {
-            long value = 0;
-            for (int i = offset; i < offset + 8; i++) {
-                value = (value << 8) | (digest[i] & 0xFF);
-            }
-            return value;
         }
     }
 
