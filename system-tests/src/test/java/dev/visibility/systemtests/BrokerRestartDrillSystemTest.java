@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 import dev.visibility.platform.testing.KafkaProcess;
+import dev.visibility.platform.testing.TestFiles;
 import dev.visibility.systemtests.WebhookDrill.Publisher;
 import dev.visibility.systemtests.WebhookDrill.Subscription;
 import dev.visibility.systemtests.WebhookDrill.Tally;
@@ -171,11 +172,7 @@ class BrokerRestartDrillSystemTest extends SystemTest {
             started.forEach(ServiceProcess::stop);
         }
         if (passed) {
-            try (var paths = Files.walk(dir)) {
-                for (Path path : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                    Files.delete(path);
-                }
-            }
+            TestFiles.deleteTree(dir);
         }
     }
 }

@@ -14,6 +14,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import dev.visibility.platform.testing.TestFiles;
+
 /**
  * One of the suite's processes (a service jar, or Redis) started by the tests exactly as
  * {@code ./suite up} starts it, with its log in {@code target/process-logs}.
@@ -84,7 +86,7 @@ public final class ServiceProcess {
             }
             Files.createDirectories(APPS);
             Path temporary = APPS.resolve("." + module + ".tmp");
-            deleteTree(temporary);
+            TestFiles.deleteTree(temporary);
             Process extract = new ProcessBuilder(javaBinary(), "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
                     "-Djarmode=tools", "-jar", jar.toString(), "extract", "--destination", temporary.toString())
                     .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
@@ -92,11 +94,11 @@ public final class ServiceProcess {
             if (!done || extract.exitValue() != 0 || !Files.isRegularFile(temporary.resolve(module + ".jar"))
                     || !stamp(jar).equals(stamp)) {
                 extract.destroyForcibly();
-                deleteTree(temporary);
+                TestFiles.deleteTree(temporary);
                 return jar;
             }
             Files.writeString(temporary.resolve("source.stamp"), stamp);
-            deleteTree(dir);
+            TestFiles.deleteTree(dir);
             Files.move(temporary, dir, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
             return thin;
         } catch (IOException e) {
@@ -109,17 +111,6 @@ public final class ServiceProcess {
 
     private static String stamp(Path jar) throws IOException {
         return Files.size(jar) + " " + Files.getLastModifiedTime(jar).toMillis();
-    }
-
-    private static void deleteTree(Path root) throws IOException {
-        if (!Files.exists(root)) {
-            return;
-        }
-        try (var paths = Files.walk(root)) {
-            for (Path path : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                Files.delete(path);
-            }
-        }
     }
 
     /** Starts a Redis server on a free port, without persistence. */

@@ -115,15 +115,8 @@ public final class SharedInfrastructure {
             }
         }
         // the data directory outlives a drill's stop, not the JVM (a benchmark's is gigabytes)
-        deleteQuietly(postgresData);
-    }
-
-    private static void deleteQuietly(Path directory) {
-        if (directory == null || !Files.isDirectory(directory)) {
-            return;
-        }
-        try (java.util.stream.Stream<Path> paths = Files.walk(directory)) {
-            paths.sorted(java.util.Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+        try {
+            TestFiles.deleteTree(postgresData);
         } catch (IOException | UncheckedIOException ignored) {
             // the JVM is going away; what is left stays in the temporary directory
         }
