@@ -140,7 +140,25 @@ public class GatewayOverhead {
         gateway.waitFor(30, java.util.concurrent.TimeUnit.SECONDS);
     }
 
+    /**
+     * The benchmarks behind this gateway measure the suite's services once warm: a suite started with
+     * C1 only (SUITE_JIT=quick, ./suite's default, for a fast start) would give figures of that mode.
+     */
+    static void requireFullJit() throws Exception {
+        try (var pids = Files.list(STATE.resolve("pids"))) {
+            for (Path pid : pids.filter(p -> p.getFileName().toString().matches(".*(-service|gateway)\\.pid")).toList()) {
+                Path cmdline = Path.of("/proc", Files.readString(pid).trim(), "cmdline");
+                if (Files.exists(cmdline) && Files.readString(cmdline).contains("-XX:TieredStopAtLevel=1")) {
+                    throw new IllegalStateException(pid.getFileName().toString().replace(".pid", "")
+                            + " of the suite runs with C1 only (SUITE_JIT=quick, ./suite's default): for steady-state"
+                            + " figures run ./suite down, then SUITE_JIT=full ./suite up (bench/ServiceStart.md)");
+                }
+            }
+        }
+    }
+
     static Process startGateway(String secrets) throws Exception {
+        requireFullJit();
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xms64m", "-Xmx256m", "-XX:+UseSerialGC"));
         command.addAll(words(System.getProperty("gateway.jvm", "")));

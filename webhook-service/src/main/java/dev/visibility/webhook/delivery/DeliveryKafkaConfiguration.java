@@ -52,6 +52,9 @@ class DeliveryKafkaConfiguration {
 
     static final String RETRY_FACTORY = "retryListenerContainerFactory";
 
+    /** Kafka's default {@code fetch.max.wait.ms}, kept by the retry consumers whatever the others use. */
+    static final int RETRY_FETCH_MAX_WAIT_MS = 500;
+
     /** Fan-out: public.events a poll at a time, as many consumers as configured. */
     @Bean
     TopicConsumer<PublishedEvent> publicEventsFanOut(PublicEventFanOut fanOut, WebhookProperties webhook) {
@@ -77,10 +80,13 @@ class DeliveryKafkaConfiguration {
             Environment environment) {
         // one record at a time, each up to the time-out: few per poll keeps polls within max.poll.interval.ms.
         // With one consumer per partition (the default), a paused partition has no fetch in flight and the
-        // next poll after its resumption fetches at once, so the default fetch wait stays (a short one made
-        // the 24 mostly idle retry consumers fetch 10 times a second each)
+        // next poll after its resumption fetches at once, so Kafka's default fetch wait stays (a short one made
+        // the 24 mostly idle retry consumers fetch 10 times a second each). It is pinned here: a consumer
+        // of several partitions cannot fetch a resumed one while its fetch for the others waits at the
+        // broker, so a longer wait set for every consumer (the local suite's 5 s) would delay retries by that much
         ConcurrentKafkaListenerContainerFactory<Object, Object> factory = stringFactory(configurer, properties,
-                Map.of(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, webhook.delivery().maxPollRecords()));
+                Map.of(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, webhook.delivery().maxPollRecords(),
+                        ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, RETRY_FETCH_MAX_WAIT_MS));
         factory.setConcurrency(deliveryConcurrency(webhook, environment));
         return factory;
     }

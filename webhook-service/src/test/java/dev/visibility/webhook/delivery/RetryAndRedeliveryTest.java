@@ -15,7 +15,12 @@ import dev.visibility.webhook.support.Receiver;
 import dev.visibility.webhook.support.Receiver.Answer;
 import dev.visibility.webhook.support.Signatures;
 import dev.visibility.webhook.support.WebhookApiTest;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
+import org.springframework.kafka.config.ConcurrentKafkaListenerContainerFactory;
 
 /**
  * Failures and retries (spec 6.4.3, 8: a non-2xx or a time-out is a failure, retried up to 3
@@ -25,6 +30,22 @@ import org.junit.jupiter.api.Test;
 class RetryAndRedeliveryTest extends WebhookApiTest {
 
     private static final Duration WITHIN = Duration.ofSeconds(40);
+
+    @Autowired
+    @Qualifier(DeliveryKafkaConfiguration.RETRY_FACTORY)
+    private ConcurrentKafkaListenerContainerFactory<Object, Object> retryConsumers;
+
+    @Autowired
+    private KafkaProperties kafka;
+
+    @Test
+    void retryConsumersKeepKafkasFetchWaitWhenEveryOtherConsumerWaitsLonger() {
+        // the tests run as the local suite does: every consumer's idle fetch waits 5 s at the broker ...
+        assertThat(kafka.buildConsumerProperties()).containsEntry(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 5000);
+        // ... but a retry consumer's: a resumed partition's fetch waits behind it, which would delay the retry
+        assertThat(retryConsumers.getConsumerFactory().getConfigurationProperties())
+                .containsEntry(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 500);
+    }
 
     @Test
     @SuppressWarnings("unchecked")
