@@ -45,7 +45,7 @@ import java.util.regex.Pattern;
  * the demo key's plan (Plus: 300 requests a minute) sets the pace: requests go out 5 % below it.
  *
  * gateway (default): through the gateway with the demo API key of .local/credentials.json (SUITE_STATE_DIR)
- *                    (./suite up must be running).
+ *                    (SUITE_JIT=full ./suite up must be running: its services warm, with C2).
  * bench-gateway:     through the benchmark's gateway of {@code java bench/GatewayOverhead.java --serve} (the same
  *                    jar and configuration in front of the same services, without the plan's limit), warmed
  *                    with ten times the warm-up count at full speed, then measured one request at a time

@@ -26,7 +26,7 @@ import java.util.regex.Pattern;
  * (API key) and directly against auth-service (internal token), on loopback, in one run, and
  * prints for both requests/s, p50 and p99, and the CPU milliseconds per request that the gateway
  * process and the backend process (auth-service) spent, read from /proc/<pid>/stat (utime + stime)
- * before and after each phase. Needs the local suite: ./suite up.
+ * before and after each phase. Needs the local suite started with the full JIT: SUITE_JIT=full ./suite up.
  *
  * Phases: warm-up; maximum throughput (closed loop, {@code concurrency} clients without pause)
  * through the gateway and directly; then half of the gateway's maximum throughput (paced, the same

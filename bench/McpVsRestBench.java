@@ -27,7 +27,7 @@ import java.util.regex.Pattern;
  *
  *   java bench/McpVsRestBench.java [samples=500] [warm-up pairs=6000] [pageSize=25]
  *
- * Needs ./suite up (.local/credentials.json, or SUITE_STATE_DIR, and SUITE_PORT_OFFSET).
+ * Needs SUITE_JIT=full ./suite up (.local/credentials.json, or SUITE_STATE_DIR, and SUITE_PORT_OFFSET).
  *
  * A service that has answered a few dozen requests still runs much of its request path in the
  * interpreter; what a caller of a running service sees is the path once the JIT has compiled it.

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Start-up of one service under four JVM set-ups, back to back (issue 24): JDK 17 without and with
+# Start-up of one service under six JVM set-ups, back to back (issue 24): JDK 17 without and with
 # a dynamic class-data archive (what ./suite up uses on JDK 17), JDK 25+ without and with an
-# ahead-of-time cache (what ./suite up uses on JDK 25+). Each run starts the service's extracted jar
+# ahead-of-time cache (what ./suite up uses on JDK 25+), and the two with an archive again with C1
+# only (-XX:TieredStopAtLevel=1: SUITE_JIT=quick, ./suite's default). Each run starts the service's extracted jar
 # with the suite's JVM options and environment and stops it once its context is refreshed
 # (spring.context.exit=onRefresh, as the suite's training runs do), and prints wall and CPU time.
 #
@@ -34,7 +35,7 @@ start() { # <label> <java> [JVM options...]
   /usr/bin/time -f "$label %e %U %S" -o "$work/time" env "${environment[@]}" "$java" "${opts[@]}" "$@" "${args[@]}" \
     >"$work/out.log" 2>&1 || { echo "$label: the start failed, see below" >&2; tail -20 "$work/out.log" >&2; exit 1; }
   read -r l1 l2 wall user sys <"$work/time"
-  printf '%-22s %7.2f s wall %7.2f s CPU\n' "$l1 $l2" "$wall" "$(echo "$user + $sys" | bc)"
+  printf '%-26s %7.2f s wall %7.2f s CPU\n' "$l1 $l2" "$wall" "$(echo "$user + $sys" | bc)"
 }
 
 echo "training: JDK 17 class-data archive, JDK 25 ahead-of-time cache ($service)"
@@ -46,5 +47,7 @@ for ((i = 1; i <= runs; i++)); do
   start "jdk17 cds" "$J17" "-XX:SharedArchiveFile=$work/app.jsa" -Xlog:cds=off
   start "jdk25 plain" "$J25"
   start "jdk25 aot-cache" "$J25" "-XX:AOTCache=$work/app.aot" -Xlog:aot=off -Xlog:cds=off
+  start "jdk17 cds+c1-only" "$J17" "-XX:SharedArchiveFile=$work/app.jsa" -Xlog:cds=off -XX:TieredStopAtLevel=1
+  start "jdk25 aot-cache+c1-only" "$J25" "-XX:AOTCache=$work/app.aot" -Xlog:aot=off -Xlog:cds=off -XX:TieredStopAtLevel=1
   echo "$(uptime)"
 done
