@@ -2,6 +2,7 @@ package dev.visibility.platform.db;
 
 import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
@@ -51,13 +52,17 @@ public record WakeableLoop(Flux<?> wakeups, BooleanSupplier listening, Duration 
      * @param onError told of a failed run (the loop goes on)
      */
     public Disposable start(Supplier<Mono<Boolean>> task, Consumer<Throwable> onError) {
-        AtomicLong lastStart = new AtomicLong(System.nanoTime());
+        AtomicLong lastStart = new AtomicLong(now());
         long idleNanos = idlePollInterval.toNanos();
-        Flux<Object> polls = Flux.interval(pollInterval, pollInterval, scheduler)
-                .filter(tick -> !listening.getAsBoolean() || System.nanoTime() - lastStart.get() >= idleNanos)
+        // one timer at a time, set for the next poll that could be due: every poll interval while
+        // wake-ups do not arrive, else when the idle interval since the last run ends (an idle loop
+        // wakes its thread once an idle interval, not ten times a second to find nothing due)
+        Flux<Object> polls = Mono.defer(() -> Mono.delay(untilNextPoll(lastStart.get(), idleNanos), scheduler))
+                .repeat()
+                .filter(tick -> !listening.getAsBoolean() || idleOver(lastStart.get(), idleNanos))
                 .cast(Object.class);
         Mono<Boolean> run = Mono.defer(() -> {
-            lastStart.set(System.nanoTime());
+            lastStart.set(now());
             return task.get().defaultIfEmpty(false);
         }).onErrorResume(e -> {
             onError.accept(e);
@@ -69,5 +74,28 @@ public record WakeableLoop(Flux<?> wakeups, BooleanSupplier listening, Duration 
                 .onBackpressureLatest()
                 .concatMap(signal -> round, 0)
                 .subscribe(done -> { }, onError);
+    }
+
+    /**
+     * The scheduler's clock (a test's virtual one), in nanoseconds. A scheduler's clock is the wall
+     * clock, which may be set back: {@link #idleOver} and {@link #untilNextPoll} bound what that does.
+     */
+    private long now() {
+        return scheduler.now(TimeUnit.NANOSECONDS);
+    }
+
+    /** Whether the idle interval since the last run is over (or the clock was set back since). */
+    private boolean idleOver(long lastStart, long idleNanos) {
+        long since = now() - lastStart;
+        return since >= idleNanos || since < 0;
+    }
+
+    /** From now until the next poll that may be due: the poll interval, or what is left of the idle one while listening. */
+    private Duration untilNextPoll(long lastStart, long idleNanos) {
+        if (!listening.getAsBoolean()) {
+            return pollInterval;
+        }
+        long left = Math.min(idleNanos, idleNanos - (now() - lastStart));
+        return Duration.ofNanos(Math.max(pollInterval.toNanos(), left));
     }
 }

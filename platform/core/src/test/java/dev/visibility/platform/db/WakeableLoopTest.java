@@ -3,6 +3,7 @@ package dev.visibility.platform.db;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
@@ -12,6 +13,7 @@ import org.junit.jupiter.api.Test;
 import reactor.core.Disposable;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
+import reactor.core.scheduler.Scheduler;
 import reactor.test.scheduler.VirtualTimeScheduler;
 
 /**
@@ -105,9 +107,40 @@ class WakeableLoopTest {
         clock.advanceTimeBy(Duration.ofMillis(80));
         assertThat(runs).hasValue(5);
         listening.set(true);
-        // the idle interval is measured on the real clock, which does not move an hour here
         clock.advanceTimeBy(Duration.ofMinutes(10));
         assertThat(runs).hasValue(5);
+        clock.advanceTimeBy(Duration.ofMinutes(50));
+        assertThat(runs).hasValue(6);
+    }
+
+    @Test
+    void whileListeningItPollsOnceAnIdleIntervalAfterTheLastRunAndSetsNoTimerInBetween() {
+        AtomicInteger runs = new AtomicInteger();
+        AtomicInteger timers = new AtomicInteger();
+        Scheduler counted = new CountingTimers(clock, timers);
+        loop = new WakeableLoop(wakeups.asFlux(), listening::get, Duration.ofMillis(100), Duration.ofSeconds(10),
+                Duration.ZERO, Duration.ofMillis(50), counted).start(counting(runs), e -> { });
+        assertThat(runs).hasValue(1);
+        clock.advanceTimeBy(Duration.ofMillis(9_999));
+        assertThat(runs).hasValue(1);
+        clock.advanceTimeBy(Duration.ofMillis(1));
+        assertThat(runs).hasValue(2);
+        // a wake-up's run moves the next poll to an idle interval after it
+        clock.advanceTimeBy(Duration.ofSeconds(4));
+        wakeups.tryEmitNext("outbox");
+        assertThat(runs).hasValue(3);
+        clock.advanceTimeBy(Duration.ofMillis(9_999));
+        assertThat(runs).hasValue(3);
+        clock.advanceTimeBy(Duration.ofMillis(1));
+        assertThat(runs).hasValue(4);
+        // 34 s in all: a timer per poll and one after each run a wake-up moved, not one every 100 ms (340)
+        assertThat(timers.get()).isLessThanOrEqualTo(6);
+        // the connection lost: polls every 100 ms again, from the next timer on
+        listening.set(false);
+        clock.advanceTimeBy(Duration.ofSeconds(10));
+        int before = runs.get();
+        clock.advanceTimeBy(Duration.ofMillis(500));
+        assertThat(runs.get() - before).isEqualTo(5);
     }
 
     @Test
@@ -135,6 +168,40 @@ class WakeableLoopTest {
         assertThat(runs).hasValue(1);
         clock.advanceTimeBy(Duration.ofMillis(101));
         assertThat(runs).hasValue(4);
+    }
+
+    /** The virtual clock, counting the delayed tasks (timers) set on it and the ticks of periodic ones. */
+    private record CountingTimers(VirtualTimeScheduler clock, AtomicInteger timers) implements Scheduler {
+
+        @Override
+        public Disposable schedule(Runnable task) {
+            return clock.schedule(task);
+        }
+
+        @Override
+        public Disposable schedule(Runnable task, long delay, TimeUnit unit) {
+            timers.incrementAndGet();
+            return clock.schedule(task, delay, unit);
+        }
+
+        @Override
+        public Disposable schedulePeriodically(Runnable task, long initialDelay, long period, TimeUnit unit) {
+            // each tick of a periodic timer counts as one
+            return clock.schedulePeriodically(() -> {
+                timers.incrementAndGet();
+                task.run();
+            }, initialDelay, period, unit);
+        }
+
+        @Override
+        public long now(TimeUnit unit) {
+            return clock.now(unit);
+        }
+
+        @Override
+        public Worker createWorker() {
+            return clock.createWorker();
+        }
     }
 
     /** A task that counts its runs and leaves no work behind. */
