@@ -315,8 +315,18 @@ class FirstTenMinutesIT {
         assertThat(scrapes.get("gateway")).contains("spring_cloud_gateway_requests_seconds_count{")
                 .containsPattern("routeId=\"[a-z0-9-]+\"").contains("cache_gets_total{").contains("cache=\"credentials\"");
         assertThat(scrapes.get("webhook-service")).contains("webhook_attempts_seconds_count{").contains("outcome=\"success\"");
-        assertThat(scrapes.get("visibility-service")).contains("kafka_consumer_fetch_manager_records_lag")
-                .contains("topic=\"tracking.runs\"");
+        // a partition's lag metric exists once its consumer has had a fetch answered, which an idle consumer
+        // gets after the fetch wait (5 s in the suite); Micrometer binds the Kafka client's new metrics at
+        // its refresh, once a minute: wait for it rather than for the refresh to have come before the scrape
+        long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
+        String visibility = scrapes.get("visibility-service");
+        while (!(visibility.contains("kafka_consumer_fetch_manager_records_lag{") && visibility.contains("topic=\"tracking.runs\""))
+                && System.nanoTime() < deadline) {
+            Thread.sleep(1_000);
+            visibility = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + (8580 + SERVICES.indexOf("visibility-service")
+                    + PORT_OFFSET) + "/actuator/prometheus")).timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString()).body();
+        }
+        assertThat(visibility).contains("kafka_consumer_fetch_manager_records_lag").contains("topic=\"tracking.runs\"");
         for (String path : List.of("/actuator/prometheus", "/actuator/health", "/actuator/health/readiness")) {
             HttpResponse<String> through = HTTP.send(HttpRequest.newBuilder(URI.create(gateway + path))
                     .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
