@@ -81,6 +81,10 @@ public final class BlockingCalls {
             // zstd-jni extracts and loads its native library once per JVM, in the static initializer of
             // Netty's Zstd class (first compressed HTTP answer): a read of a jar on local disk, never again
             builder.allowBlockingCallsInside("com.github.luben.zstd.util.Native", "load");
+            // Netty 4.2's adaptive allocator grows a group of magazines under a StampedLock that event loops
+            // share; the lock guards a few field updates, so a loop that finds it taken parks for
+            // microseconds (seen once, an R2DBC event loop reading a PostgreSQL answer)
+            builder.allowBlockingCallsInside("io.netty.buffer.AdaptivePoolingAllocator$MagazineGroup", "tryExpandMagazines");
         }
     }
 }
