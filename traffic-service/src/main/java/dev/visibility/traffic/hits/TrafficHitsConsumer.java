@@ -3,6 +3,7 @@ package dev.visibility.traffic.hits;
 import dev.visibility.platform.consumer.TopicConsumer;
 import dev.visibility.platform.events.Topics;
 import dev.visibility.platform.events.TrafficHitObserved;
+import dev.visibility.platform.outbox.ClaimTable;
 import dev.visibility.traffic.config.TrafficProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -10,16 +11,23 @@ import org.springframework.context.annotation.Configuration;
 /**
  * Consumes {@code traffic.hits} in batches through the platform's {@link TopicConsumer}: a poll's
  * valid hits are applied with one statement ({@link HitIngestion}) in the transaction that claims
- * their eventIds (a hit delivered again counts once); malformed hits go to {@code traffic.hits.DLT}
- * with their reason after the rest of the batch was applied.
+ * their eventIds (a hit delivered again counts once) in {@code hit_claims}, a claim table of the
+ * service's own (migration V4); malformed hits go to {@code traffic.hits.DLT} with their reason
+ * after the rest of the batch was applied.
  */
 @Configuration(proxyBeanMethods = false)
 class TrafficHitsConsumer {
 
+    /** Swept by the platform's retention as processed_events is. */
     @Bean
-    TopicConsumer<TrafficHitObserved> trafficHits(HitIngestion ingestion, TrafficProperties properties) {
+    ClaimTable hitClaims() {
+        return new ClaimTable("hit_claims");
+    }
+
+    @Bean
+    TopicConsumer<TrafficHitObserved> trafficHits(HitIngestion ingestion, TrafficProperties properties, ClaimTable hitClaims) {
         return TopicConsumer.batch(Topics.TRAFFIC_HITS, TrafficHitObserved.class, ingestion::apply)
-                .idempotent("traffic-service.traffic-hits")
+                .idempotentIn(hitClaims)
                 .maxPollRecords(properties.hitsPollRecords())
                 .concurrency(properties.hitsConcurrency())
                 .timeout(properties.ingestTimeout());

@@ -60,6 +60,17 @@ public final class TrafficBench {
     static final Pattern TOTAL = Pattern.compile("\"totalEvents\":(\\d+)");
     static final List<String> BOTS = List.of("GPTBot", "OAI-SearchBot", "ClaudeBot", "PerplexityBot", "CCBot");
 
+    /**
+     * How hits fall into sessions ({@code -Dsessions=}): {@code random} (the first benchmarks'): each
+     * hit's session drawn from 20,000 per kind, so that a project's hits barely ever share a session
+     * (each hit is a new session in nearly each of its five scopes: the most session rows a hit can
+     * cost); {@code demo}: as the demo data makes them: each crawler keeps a session for hours (here
+     * one of {@code crawler.sessions}, default 500, per project: many crawler addresses) and a referred
+     * visitor reads three pages.
+     */
+    static final String SESSIONS = System.getProperty("sessions", "random");
+    static final int CRAWLER_SESSIONS = Integer.getInteger("crawler.sessions", 500);
+
     public static void main(String[] args) {
         try {
             bench(args);
@@ -96,8 +107,10 @@ public final class TrafficBench {
             rs.next();
             sharedBuffers = rs.getString(1);
         }
-        System.out.printf("traffic-service up (%d cores; PostgreSQL's shared_buffers %s); rate %,d hits/s for %d s over %d projects%n",
-                Runtime.getRuntime().availableProcessors(), sharedBuffers, rate, seconds, projects);
+        System.out.printf("traffic-service up (%d cores; PostgreSQL's shared_buffers %s); rate %,d hits/s for %d s over %d projects; sessions %s%n",
+                Runtime.getRuntime().availableProcessors(), sharedBuffers, rate, seconds, projects,
+                SESSIONS.equals("demo") ? "as the demo's (" + CRAWLER_SESSIONS + " crawler sessions a project, visitors read 3 pages)"
+                        : "random (20,000 a kind: nearly every hit a new session)");
 
         ingestion(base, rate, seconds, projects);
         e4(base, samples, paths, hits);
@@ -117,34 +130,71 @@ public final class TrafficBench {
         config.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
         Random random = new Random(42);
 
-        // warm-up: the same load on other projects until the JIT has compiled the ingestion path (in a
-        // 20-second run the JIT's compiler threads took a fifth of the machine's CPU): "sustained" is
-        // what the service does once it runs, not in its first seconds
+        // warm-up: the same load on other projects, through the same producer and with the same probes
+        // polled over HTTP, until the JIT has compiled what the measured phase runs (in a 20-second run
+        // without warm-up the JIT's compiler threads took a fifth of the machine's CPU; after a warm-up
+        // without the probes' HTTP path and with another producer they still took a third of this JVM's
+        // CPU in the measured phase): "sustained" is what the service does once it runs, not in its
+        // first minute
+        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
         long warmup = Long.getLong("warmup.hits", 600_000L);
-        if (warmup > 0) {
-            List<UUID> projects = projects(projectCount);
-            Hits hits = Hits.make(projects, warmup, random);
-            try (KafkaProducer<String, String> producer = new KafkaProducer<>(config)) {
-                long started = System.nanoTime();
-                publish(producer, hits, rate, started, null);
-                awaitApplied(projects, warmup, started);
-                System.out.printf("warm-up: %,d hits applied in %.1f s%n", warmup, (System.nanoTime() - started) / 1e9);
+        long total = (long) rate * seconds;
+        List<UUID> projects = projects(projectCount);
+        Probes probes = new Probes(UUID.randomUUID(), random);
+        Hits hits = Hits.make(projects, total, random);
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(config)) {
+            if (warmup > 0) {
+                List<UUID> warmupProjects = projects(projectCount);
+                Probes warmupProbes = new Probes(UUID.randomUUID(), random);
+                Hits warmupHits = Hits.make(warmupProjects, warmup, random);
+                Thread warmupWatcher = watch(http, base, warmupProbes);
+                long warmupStarted = System.nanoTime();
+                publish(producer, warmupHits, rate, warmupStarted, warmupProbes);
+                awaitApplied(warmupProjects, warmup, warmupStarted);
+                warmupWatcher.interrupt();
+                System.out.printf("warm-up: %,d hits applied in %.1f s (%s)%n", warmup, (System.nanoTime() - warmupStarted) / 1e9,
+                        Instant.now());
+            }
+            Thread watcher = watch(http, base, probes);
+            boolean statements = statementsReset();
+            long[] walStarted = wal();
+            double cpuStarted = BenchCpu.seconds();
+            double pgStarted = BenchCpu.postgresSeconds();
+            double jitStarted = compilerSeconds();
+            long started = System.nanoTime();
+            publish(producer, hits, rate, started, probes);
+            double sendSeconds = (System.nanoTime() - started) / 1e9;
+            System.out.printf("published %,d hits in %.1f s (%,.0f/s) and %d probes%n", total, sendSeconds, total / sendSeconds,
+                    probes.sent.size());
+            long applied = awaitApplied(projects, total, started);
+            System.out.printf("measured phase over (%s)%n", Instant.now());
+            double appliedSeconds = (System.nanoTime() - started) / 1e9;
+            double cpu = BenchCpu.seconds() - cpuStarted;
+            double pg = BenchCpu.postgresSeconds() - pgStarted;
+            double jit = compilerSeconds() - jitStarted;
+            long[] walEnded = wal();
+            // the probes: until the last one is seen
+            long probeDeadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+            while (probes.latencies.size() < probes.sent.size() && System.nanoTime() < probeDeadline) {
+                Thread.sleep(50);
+            }
+            watcher.interrupt();
+            report(total, applied, appliedSeconds, cpu, pg, jit, walStarted, walEnded, probes);
+            if (statements) {
+                printStatements(applied);
             }
         }
+    }
 
-        List<UUID> projects = projects(projectCount);
-        UUID probe = UUID.randomUUID();
-        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
-        String probeToken = TestTokens.bearer(TestTokens.forProject(probe.toString(), "traffic.read"));
-
-        long total = (long) rate * seconds;
-        Probes probes = new Probes(probe, random);
+    /** Polls the probe project's E4 total every {@link #PROBE_POLL_MILLIS} and notes when each of its probes became visible. */
+    private static Thread watch(HttpClient http, String base, Probes probes) {
+        String probeToken = TestTokens.bearer(TestTokens.forProject(probes.project.toString(), "traffic.read"));
         Thread watcher = new Thread(() -> {
             int seen = 0;
             while (!Thread.currentThread().isInterrupted()) {
                 try {
                     Thread.sleep(PROBE_POLL_MILLIS);
-                    int visible = (int) total(http, base, probe, probeToken, "");
+                    int visible = (int) total(http, base, probes.project, probeToken, "");
                     long now = System.nanoTime();
                     for (; seen < visible && seen < probes.sent.size(); seen++) {
                         probes.latencies.add(now - probes.sent.get(seen));
@@ -158,36 +208,18 @@ public final class TrafficBench {
         }, "bench-probe-watcher");
         watcher.setDaemon(true);
         watcher.start();
+        return watcher;
+    }
 
-        Hits hits = Hits.make(projects, total, random);
-        long[] walStarted = wal();
-        double cpuStarted = BenchCpu.seconds();
-        double pgStarted = BenchCpu.postgresSeconds();
-        long started;
-        try (KafkaProducer<String, String> producer = new KafkaProducer<>(config)) {
-            started = System.nanoTime();
-            publish(producer, hits, rate, started, probes);
-        }
-        double sendSeconds = (System.nanoTime() - started) / 1e9;
-        System.out.printf("published %,d hits in %.1f s (%,.0f/s) and %d probes%n", total, sendSeconds, total / sendSeconds,
-                probes.sent.size());
-
-        long applied = awaitApplied(projects, total, started);
-        double appliedSeconds = (System.nanoTime() - started) / 1e9;
-        double cpu = BenchCpu.seconds() - cpuStarted;
-        double pg = BenchCpu.postgresSeconds() - pgStarted;
-        long[] walEnded = wal();
-        // the probes: until the last one is seen
-        long probeDeadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (probes.latencies.size() < probes.sent.size() && System.nanoTime() < probeDeadline) {
-            Thread.sleep(50);
-        }
-        watcher.interrupt();
+    private static void report(long total, long applied, double appliedSeconds, double cpu, double pg, double jit,
+            long[] walStarted, long[] walEnded, Probes probes) {
         System.out.printf("INGESTION: %,d of %,d hits applied to the rollups in %.1f s from the first send: %,.0f hits/s sustained%n",
                 applied, total, appliedSeconds, applied / appliedSeconds);
         System.out.printf("INGESTION CPU: %.1f s (this JVM, broker and producer included, and PostgreSQL's processes): "
                 + "%.0f µs per hit (JVM %.0f, PostgreSQL %.0f), %,.0f hits per CPU-second%n", cpu, cpu * 1e6 / applied,
                 (cpu - pg) * 1e6 / applied, pg * 1e6 / applied, applied / cpu);
+        System.out.printf("INGESTION JIT: the compiler threads took %.1f s of the JVM's CPU (%.0f µs per hit): near 0 once warm%n",
+                jit, jit * 1e6 / applied);
         System.out.printf("INGESTION WAL: %,.0f bytes per hit, %d checkpoints%n", (double) (walEnded[0] - walStarted[0]) / applied,
                 walEnded[1] - walStarted[1]);
         List<Long> latencies = new ArrayList<>(probes.latencies);
@@ -195,6 +227,66 @@ public final class TrafficBench {
         if (!latencies.isEmpty()) {
             System.out.printf("VISIBLE IN E4 (published -> counted by E4, %d probes): p50 %.0f ms, p99 %.0f ms, max %.0f ms%n",
                     latencies.size(), pct(latencies, 50) / 1e6, pct(latencies, 99) / 1e6, latencies.get(latencies.size() - 1) / 1e6);
+        }
+    }
+
+    /**
+     * CPU seconds of this JVM's live JIT compiler threads (Linux, from {@code /proc/self/task}; 0 elsewhere). A
+     * compiler thread that the JVM retires takes its time with it, so the difference over a phase can
+     * only understate the compilers' share.
+     */
+    private static double compilerSeconds() {
+        long ticks = 0;
+        try (var tasks = java.nio.file.Files.newDirectoryStream(java.nio.file.Path.of("/proc/self/task"))) {
+            for (var task : tasks) {
+                try {
+                    String stat = java.nio.file.Files.readString(task.resolve("stat"));
+                    String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+                    if (name.startsWith("C1 Compiler") || name.startsWith("C2 Compiler")) {
+                        String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                        ticks += Long.parseLong(f[11]) + Long.parseLong(f[12]);
+                    }
+                } catch (java.io.IOException | RuntimeException gone) {
+                    // a thread that ended meanwhile
+                }
+            }
+        } catch (java.io.IOException | RuntimeException notLinux) {
+            return 0;
+        }
+        return ticks / 100.0; // USER_HZ
+    }
+
+    /**
+     * With {@code -Dpostgres.server.shared_preload_libraries=pg_stat_statements}: creates the extension
+     * and forgets what it counted so far (the measured phase's statements are printed at its end).
+     */
+    private static boolean statementsReset() throws Exception {
+        try (Connection db = DriverManager.getConnection(SharedInfrastructure.jdbcUrl()); Statement s = db.createStatement()) {
+            try (ResultSet rs = s.executeQuery("SELECT current_setting('shared_preload_libraries') LIKE '%pg_stat_statements%'")) {
+                rs.next();
+                if (!rs.getBoolean(1)) {
+                    return false;
+                }
+            }
+            s.execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements");
+            s.execute("SELECT pg_stat_statements_reset()");
+            return true;
+        }
+    }
+
+    /** The measured phase's statements that took the most time in PostgreSQL, per hit applied. */
+    private static void printStatements(long applied) throws Exception {
+        try (Connection db = DriverManager.getConnection(SharedInfrastructure.jdbcUrl()); Statement s = db.createStatement();
+                ResultSet rs = s.executeQuery("""
+                        SELECT calls, total_exec_time, total_plan_time, shared_blks_hit + shared_blks_read AS blocks,
+                               wal_bytes, regexp_replace(left(query, 90), '\\s+', ' ', 'g') AS query
+                        FROM pg_stat_statements ORDER BY total_exec_time + total_plan_time DESC LIMIT 8""")) {
+            System.out.println("STATEMENTS (pg_stat_statements, measured phase; time in µs per hit applied):");
+            while (rs.next()) {
+                System.out.printf("  %7.1f µs exec %5.1f plan %,9d calls %6.1f blocks/hit %6.0f WAL B/hit  %s%n",
+                        rs.getDouble(2) * 1000 / applied, rs.getDouble(3) * 1000 / applied, rs.getLong(1),
+                        rs.getDouble(4) / applied, rs.getDouble(5) / applied, rs.getString(6));
+            }
         }
     }
 
@@ -226,10 +318,11 @@ public final class TrafficBench {
             List<String> projectKeys = projects.stream().map(UUID::toString).toList();
             String[] keys = new String[(int) total];
             String[] values = new String[(int) total];
+            int[][] visitors = new int[projects.size()][1];
             for (int i = 0; i < total; i++) {
                 int project = random.nextInt(projects.size());
                 keys[i] = projectKeys.get(project);
-                values[i] = hit(projects.get(project), random, generatedAt);
+                values[i] = hit(projects.get(project), random, generatedAt, visitors[project]);
             }
             return new Hits(keys, values);
         }
@@ -262,7 +355,7 @@ public final class TrafficBench {
             if (probes != null && System.nanoTime() >= nextProbe) {
                 probes.sent().add(System.nanoTime());
                 producer.send(new ProducerRecord<>(Topics.TRAFFIC_HITS, probes.project().toString(),
-                        hit(probes.project(), probes.random(), Instant.now())));
+                        hit(probes.project(), probes.random(), Instant.now(), new int[1])));
                 nextProbe += 200_000_000L;
             }
         }
@@ -296,13 +389,16 @@ public final class TrafficBench {
         return applied;
     }
 
-    static String hit(UUID project, Random random, Instant now) {
+    /** A hit of {@code project}; {@code visitors} counts the project's referred hits so far (for {@code sessions=demo}). */
+    static String hit(UUID project, Random random, Instant now, int[] visitors) {
         boolean bot = random.nextDouble() < 0.7;
         boolean docs = random.nextBoolean();
         int p = random.nextInt(5_000);
         String path = docs ? "/docs/s" + (p % 50) + "/p" + p : "/blog/s" + (p % 50) + "/post-" + p;
         int status = random.nextDouble() < 0.02 ? 404 : 200;
-        String session = (bot ? "bot-" : "v-") + random.nextInt(20_000);
+        String session = SESSIONS.equals("demo")
+                ? (bot ? "bot-" + random.nextInt(CRAWLER_SESSIONS) : "v-" + visitors[0]++ / 3)
+                : (bot ? "bot-" : "v-") + random.nextInt(20_000);
         String at = now.minusMillis(random.nextInt(3_600_000)).truncatedTo(ChronoUnit.MILLIS).toString();
         return "{\"eventId\":\"" + UUID.randomUUID() + "\",\"projectId\":\"" + project + "\",\"source\":\"cloudflare\","
                 + "\"hostname\":\"" + (docs ? "docs.bench.dev" : "bench.dev") + "\",\"path\":\"" + path + "\",\"status\":" + status

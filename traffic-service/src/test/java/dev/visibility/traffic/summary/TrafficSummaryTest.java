@@ -138,6 +138,11 @@ class TrafficSummaryTest extends TrafficTest {
         TrafficHitObserved marker = bot(project, "cloudflare", "acme.dev", "/blog/other", 200, "GPTBot", "s9", ago(Duration.ofHours(2)));
         publishHitsAndAwait(project, List.of(hit, hit, marker), 1);
         assertThat(totals(data(project, "/traffic/summary?domain=acme.dev&pathPrefix=/blog"))).containsExactly(2L, 2L, 0L, 1L, 1L, 0L);
+        // the claims are in traffic-service's own claim table (migration V4), not in the platform's processed_events
+        assertThat(db.sql("SELECT count(*) FROM hit_claims WHERE event_id = :id").bind("id", hit.eventId())
+                .map(row -> row.get(0, Long.class)).one().block()).isOne();
+        assertThat(db.sql("SELECT count(*) FROM processed_events WHERE event_id = :id").bind("id", hit.eventId())
+                .map(row -> row.get(0, Long.class)).one().block()).isZero();
     }
 
     @Test

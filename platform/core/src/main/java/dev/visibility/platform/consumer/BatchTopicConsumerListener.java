@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -149,7 +150,7 @@ final class BatchTopicConsumerListener<T extends ConsumedRecord> implements Batc
     }
 
     private Mono<?> apply(List<T> records) {
-        if (consumer.idempotencyName() == null) {
+        if (!consumer.isIdempotent()) {
             return Mono.defer(() -> consumer.batchHandler().handle(records));
         }
         List<UUID> ids = new ArrayList<>(records.size());
@@ -159,7 +160,9 @@ final class BatchTopicConsumerListener<T extends ConsumedRecord> implements Batc
             }
             ids.add(record.eventId());
         }
-        return tx.transactional(processed.claimAll(consumer.idempotencyName(), ids)
+        Mono<Set<UUID>> claims = consumer.claimTable() != null ? processed.claimAll(consumer.claimTable(), ids)
+                : processed.claimAll(consumer.idempotencyName(), ids);
+        return tx.transactional(claims
                 .flatMap(claimed -> {
                     List<T> fresh = new ArrayList<>(claimed.size());
                     for (T record : records) {

@@ -3,6 +3,8 @@ package dev.visibility.platform.consumer;
 import java.time.Duration;
 import java.util.Objects;
 
+import dev.visibility.platform.outbox.ClaimTable;
+
 /**
  * A service's declaration that it consumes a topic: declare one as a bean and the platform
  * ({@link TopicConsumerAutoConfiguration}) runs a listener container for it that reads the JSON
@@ -23,13 +25,15 @@ import java.util.Objects;
  * @param idempotencyName when not null, the handler runs in one transaction with the claim of the
  *                        record's eventId under this name in {@code processed_events}, and not at
  *                        all for an eventId already claimed
+ * @param claimTable      when not null (batch consumers only), the same with the claims in this table
+ *                        of the service's own instead of {@code processed_events}
  * @param maxPollRecords  records per poll; null keeps the service's setting
  * @param concurrency     consumers per service instance; null keeps the service's setting
  * @param timeout         how long one record's (or one batch's) handling may take before it counts as a transient failure
  */
 public record TopicConsumer<T extends ConsumedRecord>(String topic, Class<T> type, RecordHandler<T> handler,
-        BatchHandler<T> batchHandler, String idempotencyName, Integer maxPollRecords, Integer concurrency,
-        Duration timeout) {
+        BatchHandler<T> batchHandler, String idempotencyName, ClaimTable claimTable, Integer maxPollRecords,
+        Integer concurrency, Duration timeout) {
 
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(60);
 
@@ -40,11 +44,20 @@ public record TopicConsumer<T extends ConsumedRecord>(String topic, Class<T> typ
             throw new IllegalArgumentException("A consumer of " + topic + " has either a record handler or a batch handler");
         }
         Objects.requireNonNull(timeout, "timeout");
+        if (claimTable != null && (batchHandler == null || idempotencyName != null)) {
+            throw new IllegalArgumentException("A consumer of " + topic
+                    + " claims in a claim table only as a batch consumer, and not also in processed_events");
+        }
+    }
+
+    /** Whether the handler runs in one transaction with the claims of the records' eventIds. */
+    public boolean isIdempotent() {
+        return idempotencyName != null || claimTable != null;
     }
 
     /** One record at a time: the handler sees each valid record once its predecessors succeeded. */
     public static <T extends ConsumedRecord> TopicConsumer<T> of(String topic, Class<T> type, RecordHandler<T> handler) {
-        return new TopicConsumer<>(topic, type, handler, null, null, null, null, DEFAULT_TIMEOUT);
+        return new TopicConsumer<>(topic, type, handler, null, null, null, null, null, DEFAULT_TIMEOUT);
     }
 
     /**
@@ -55,7 +68,7 @@ public record TopicConsumer<T extends ConsumedRecord>(String topic, Class<T> typ
      * records are dead-lettered).
      */
     public static <T extends ConsumedRecord> TopicConsumer<T> batch(String topic, Class<T> type, BatchHandler<T> handler) {
-        return new TopicConsumer<>(topic, type, null, handler, null, null, null, DEFAULT_TIMEOUT);
+        return new TopicConsumer<>(topic, type, null, handler, null, null, null, null, DEFAULT_TIMEOUT);
     }
 
     /**
@@ -74,21 +87,32 @@ public record TopicConsumer<T extends ConsumedRecord>(String topic, Class<T> typ
 
     /** Claims each record's eventId under {@code consumerName} in the handler's transaction; a claimed one is skipped. */
     public TopicConsumer<T> idempotent(String consumerName) {
-        return new TopicConsumer<>(topic, type, handler, batchHandler, consumerName, maxPollRecords, concurrency, timeout);
+        return new TopicConsumer<>(topic, type, handler, batchHandler, consumerName, claimTable, maxPollRecords, concurrency,
+                timeout);
+    }
+
+    /**
+     * {@link #idempotent} with the claims in a table of the service's own ({@link ClaimTable}; batch
+     * consumers of topics of very many small records, where {@code processed_events}' rows would cost
+     * a good part of what a record does).
+     */
+    public TopicConsumer<T> idempotentIn(ClaimTable table) {
+        return new TopicConsumer<>(topic, type, handler, batchHandler, idempotencyName, Objects.requireNonNull(table, "table"),
+                maxPollRecords, concurrency, timeout);
     }
 
     /** Fewer records per poll, for topics whose records are large or slow to apply. */
     public TopicConsumer<T> maxPollRecords(int records) {
-        return new TopicConsumer<>(topic, type, handler, batchHandler, idempotencyName, records, concurrency, timeout);
+        return new TopicConsumer<>(topic, type, handler, batchHandler, idempotencyName, claimTable, records, concurrency, timeout);
     }
 
     /** Consumers of the topic per service instance (at most one per partition is busy); null keeps the service's setting. */
     public TopicConsumer<T> concurrency(int consumers) {
-        return new TopicConsumer<>(topic, type, handler, batchHandler, idempotencyName, maxPollRecords, consumers, timeout);
+        return new TopicConsumer<>(topic, type, handler, batchHandler, idempotencyName, claimTable, maxPollRecords, consumers, timeout);
     }
 
     public TopicConsumer<T> timeout(Duration perRecord) {
-        return new TopicConsumer<>(topic, type, handler, batchHandler, idempotencyName, maxPollRecords, concurrency, perRecord);
+        return new TopicConsumer<>(topic, type, handler, batchHandler, idempotencyName, claimTable, maxPollRecords, concurrency, perRecord);
     }
 
     /** The id of the listener container that consumes {@code topic} (Spring Kafka's listener registry). */

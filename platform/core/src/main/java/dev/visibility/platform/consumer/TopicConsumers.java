@@ -224,7 +224,7 @@ public class TopicConsumers implements KafkaListenerConfigurer, ApplicationConte
     }
 
     private <T extends ConsumedRecord> Object listener(TopicConsumer<T> consumer) {
-        if (consumer.idempotencyName() != null && (processed == null || transactions == null)) {
+        if (consumer.isIdempotent() && (processed == null || transactions == null)) {
             throw new IllegalStateException("The consumer of " + consumer.topic()
                     + " is idempotent but the service has no database (ProcessedEvents, ReactiveTransactionManager)");
         }

@@ -43,8 +43,9 @@ public class OutboxAutoConfiguration {
 
     @Bean
     @ConditionalOnProperty(prefix = "suite.retention", name = "enabled", havingValue = "true", matchIfMissing = true)
-    PlatformRetention platformRetention(DatabaseClient db, RetentionProperties retention, OutboxProperties outbox) {
-        return new PlatformRetention(db, retention, outbox);
+    PlatformRetention platformRetention(DatabaseClient db, RetentionProperties retention, OutboxProperties outbox,
+            ObjectProvider<ClaimTable> claimTables) {
+        return new PlatformRetention(db, retention, outbox, claimTables.orderedStream().toList());
     }
 
     @Bean

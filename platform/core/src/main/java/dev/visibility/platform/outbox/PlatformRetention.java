@@ -1,6 +1,7 @@
 package dev.visibility.platform.outbox;
 
 import java.time.Duration;
+import java.util.List;
 
 import dev.visibility.platform.db.WakeableLoop;
 import org.slf4j.Logger;
@@ -27,10 +28,18 @@ public class PlatformRetention implements SmartLifecycle {
     private final DatabaseClient db;
     private final RetentionProperties properties;
     private final Duration sentOutbox;
+    private final List<ClaimTable> claimTables;
     private volatile Disposable loop;
 
     public PlatformRetention(DatabaseClient db, RetentionProperties properties, OutboxProperties outbox) {
+        this(db, properties, outbox, List.of());
+    }
+
+    /** Also sweeps the service's {@code claimTables} as {@code processed_events}. */
+    public PlatformRetention(DatabaseClient db, RetentionProperties properties, OutboxProperties outbox,
+            List<ClaimTable> claimTables) {
         this.db = db;
+        this.claimTables = List.copyOf(claimTables);
         this.properties = properties;
         this.sentOutbox = outbox.retention();
     }
@@ -39,13 +48,16 @@ public class PlatformRetention implements SmartLifecycle {
     public Mono<Long> sweep() {
         return Flux.concat(
                         deleteOlder("processed_events", "processed_at", properties.processedEvents(), ""),
+                        Flux.fromIterable(claimTables).concatMap(table ->
+                                deleteOlder(table.name(), "claimed_at", properties.processedEvents(), "")).reduce(0L, Long::sum),
                         deleteOlder("outbox", "sent_at", sentOutbox, " AND sent_at IS NOT NULL"),
                         deleteOlder("outbox_dead_letters", "parked_at", properties.deadLetters(), ""),
                         deleteOlder("idempotency_keys", "created_at", properties.idempotencyKeys(), ""))
                 .reduce(0L, Long::sum)
                 .doOnNext(deleted -> {
                     if (deleted > 0) {
-                        log.info("Retention: deleted {} rows of processed_events, outbox, outbox_dead_letters and idempotency_keys", deleted);
+                        log.info("Retention: deleted {} rows of processed_events{}, outbox, outbox_dead_letters and idempotency_keys",
+                                deleted, claimTables.isEmpty() ? "" : " (and " + claimTables + ")");
                     }
                 });
     }

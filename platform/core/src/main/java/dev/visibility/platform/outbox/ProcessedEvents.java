@@ -40,32 +40,44 @@ public class ProcessedEvents {
      * read back.
      */
     public Mono<Set<UUID>> claimAll(String consumer, List<UUID> eventIds) {
+        return claimAll("processed_events", consumer, eventIds);
+    }
+
+    /** {@link #claimAll(String, List)} in a service's own {@link ClaimTable} (no consumer name in its rows). */
+    public Mono<Set<UUID>> claimAll(ClaimTable table, List<UUID> eventIds) {
+        return claimAll(table.name(), null, eventIds);
+    }
+
+    /** Claims in {@code table}: {@code processed_events} with a {@code consumer}, or a claim table without one. */
+    private Mono<Set<UUID>> claimAll(String table, String consumer, List<UUID> eventIds) {
         Set<UUID> distinct = new HashSet<>(eventIds);
         if (distinct.isEmpty()) {
             return Mono.just(distinct);
         }
         UUID[] ids = distinct.toArray(UUID[]::new);
-        return db.sql("""
-                INSERT INTO processed_events (consumer, event_id)
-                SELECT :consumer, id FROM unnest(:eventIds::uuid[]) AS ids(id)
-                ON CONFLICT DO NOTHING""")
-                .bind("consumer", consumer)
+        String insert = consumer == null
+                ? "INSERT INTO %s (event_id) SELECT id FROM unnest(:eventIds::uuid[]) AS ids(id) ON CONFLICT DO NOTHING"
+                : "INSERT INTO %s (consumer, event_id) SELECT :consumer, id FROM unnest(:eventIds::uuid[]) AS ids(id) ON CONFLICT DO NOTHING";
+        return withConsumer(db.sql(insert.formatted(table)), consumer)
                 .bind("eventIds", ids)
                 .fetch()
                 .rowsUpdated() // the rows inserted: those that conflicted are not counted
-                .flatMap(claimed -> claimed == ids.length ? Mono.just(distinct) : claimedHere(consumer, ids));
+                .flatMap(claimed -> claimed == ids.length ? Mono.just(distinct) : claimedHere(table, consumer, ids));
     }
 
     /** Those of {@code ids} whose claim this transaction wrote. */
-    private Mono<Set<UUID>> claimedHere(String consumer, UUID[] ids) {
-        return db.sql("""
-                SELECT event_id FROM processed_events
-                WHERE consumer = :consumer AND event_id = ANY(:eventIds::uuid[]) AND xmin = pg_current_xact_id()::xid""")
-                .bind("consumer", consumer)
+    private Mono<Set<UUID>> claimedHere(String table, String consumer, UUID[] ids) {
+        String select = "SELECT event_id FROM %s WHERE %s event_id = ANY(:eventIds::uuid[]) AND xmin = pg_current_xact_id()::xid"
+                .formatted(table, consumer == null ? "" : "consumer = :consumer AND");
+        return withConsumer(db.sql(select), consumer)
                 .bind("eventIds", ids)
                 .map(row -> row.get("event_id", UUID.class))
                 .all()
                 .collect(HashSet<UUID>::new, Set::add)
                 .map(claimed -> (Set<UUID>) claimed);
+    }
+
+    private static DatabaseClient.GenericExecuteSpec withConsumer(DatabaseClient.GenericExecuteSpec spec, String consumer) {
+        return consumer == null ? spec : spec.bind("consumer", consumer);
     }
 }

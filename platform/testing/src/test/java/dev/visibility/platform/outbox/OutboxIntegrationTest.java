@@ -1,6 +1,7 @@
 package dev.visibility.platform.outbox;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
@@ -200,6 +201,32 @@ class OutboxIntegrationTest extends OutboxTestSupport {
                 .onErrorResume(IllegalStateException.class, e -> Mono.empty()).block();
         assertThat(tx().transactional(processedEvents.claim("c", eventId)).block()).isTrue();
         assertThat(tx().transactional(processedEvents.claim("c", eventId)).block()).isFalse();
+    }
+
+    @Test
+    void aClaimTableAnswersOnlyTheIdsNoEarlierTransactionClaimedAndForgetsARolledBackClaim() {
+        db.sql("CREATE TABLE IF NOT EXISTS test_claims (event_id uuid NOT NULL PRIMARY KEY,"
+                + " claimed_at timestamptz NOT NULL DEFAULT now())").then().block();
+        ClaimTable table = new ClaimTable("test_claims");
+        UUID first = UUID.randomUUID();
+        UUID second = UUID.randomUUID();
+        UUID third = UUID.randomUUID();
+        // a repeated id within one list is claimed once
+        assertThat(tx().transactional(processedEvents.claimAll(table, List.of(first, second, first))).block())
+                .containsExactlyInAnyOrder(first, second);
+        tx().transactional(processedEvents.claimAll(table, List.of(third)).then(Mono.error(new IllegalStateException("apply failed"))))
+                .onErrorResume(IllegalStateException.class, e -> Mono.empty()).block();
+        assertThat(tx().transactional(processedEvents.claimAll(table, List.of(second, third))).block()).containsExactly(third);
+        assertThat(tx().transactional(processedEvents.claimAll(table, List.of(first, second, third))).block()).isEmpty();
+        // the claims are the table's own: processed_events holds none of them
+        assertThat(count("SELECT count(*) FROM processed_events WHERE event_id IN ('" + first + "', '" + second + "', '"
+                + third + "')")).isZero();
+    }
+
+    @Test
+    void aClaimTableIsNamedByALowerCaseIdentifier() {
+        assertThatThrownBy(() -> new ClaimTable("claims; DROP TABLE outbox")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new ClaimTable("Claims")).isInstanceOf(IllegalArgumentException.class);
     }
 
     private void awaitMarkedSent(UUID eventId) {

@@ -3,6 +3,7 @@ package dev.visibility.platform.outbox;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.UUID;
 
 import dev.visibility.platform.testapp.TestApplication;
@@ -51,6 +52,24 @@ class PlatformRetentionIntegrationTest {
         assertThat(count("SELECT count(*) FROM outbox_dead_letters WHERE event_id = '" + newParked + "'")).isOne();
         // the unsent row must not be relayed by another test's relay: it goes to a topic of its own
         exec("DELETE FROM outbox WHERE event_id = '" + oldUnsent + "'");
+    }
+
+    @Test
+    void aServicesClaimTablesAreSweptAsProcessedEventsAre() {
+        exec("CREATE TABLE IF NOT EXISTS retention_claims (event_id uuid NOT NULL PRIMARY KEY,"
+                + " claimed_at timestamptz NOT NULL DEFAULT now())");
+        UUID old = UUID.randomUUID();
+        UUID recent = UUID.randomUUID();
+        exec("INSERT INTO retention_claims (event_id, claimed_at) VALUES ('" + old + "', now() - interval '15 days'), ('"
+                + recent + "', now() - interval '13 days')");
+
+        // processed events are kept 14 days by default
+        PlatformRetention retention = new PlatformRetention(db, new RetentionProperties(true, null, null, null, 2),
+                new OutboxProperties(true, null, null, null, null, null), List.of(new ClaimTable("retention_claims")));
+        assertThat(retention.sweep().block(Duration.ofSeconds(30))).isGreaterThanOrEqualTo(1);
+
+        assertThat(count("SELECT count(*) FROM retention_claims WHERE event_id = '" + old + "'")).isZero();
+        assertThat(count("SELECT count(*) FROM retention_claims WHERE event_id = '" + recent + "'")).isOne();
     }
 
     private UUID outbox(String sentAt) {
