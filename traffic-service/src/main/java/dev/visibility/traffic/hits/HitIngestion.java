@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.TreeSet;
 import java.util.UUID;
 
+import dev.visibility.platform.db.ArrayLiterals;
 import dev.visibility.platform.events.TrafficHitObserved;
 import dev.visibility.traffic.config.TrafficProperties;
 import org.springframework.r2dbc.core.DatabaseClient;
@@ -19,7 +20,8 @@ import reactor.core.publisher.Mono;
  * ({@link SessionKeys}); then, with what moves computed in memory ({@link HitBatch#fold}), the new and
  * moved session scopes, one row per scope and day with the event counts and the session histogram
  * moves (see the migrations' notes on traffic_days and traffic_sessions), the sensor state, and the
- * 404 aggregates. Runs in the transaction in which the platform claims the batch's eventIds.
+ * 404 aggregates. Runs in the transaction in which the platform claims the batch's eventIds. The
+ * arrays go as one text each ({@link ArrayLiterals}).
  */
 @Component
 public class HitIngestion {
@@ -124,7 +126,7 @@ public class HitIngestion {
             return Mono.just(new int[0][]);
         }
         return db.sql(LOOKUP)
-                .bind("keys", keys.sorted)
+                .bind("keys", ArrayLiterals.uuids(keys.sorted))
                 .map(row -> row.get(0, String.class))
                 .one()
                 .map(found -> parseStored(found, keys));
@@ -257,15 +259,37 @@ public class HitIngestion {
             i++;
         }
         return db.sql(APPLY)
-                .bind("nKey", nKey).bind("nDay", nDay).bind("nBot", nBot).bind("nRef", nRef)
-                .bind("mKey", mKey).bind("mDay", mDay).bind("mBot", mBot).bind("mRef", mRef)
-                .bind("cProject", cProject).bind("cHost", cHost).bind("cPrefix", cPrefix).bind("cDay", cDay)
-                .bind("cTotal", values[0]).bind("cBot", values[1]).bind("cRef", values[2])
-                .bind("cSessions", values[3]).bind("cBotSessions", values[4]).bind("cRefSessions", values[5])
-                .bind("srcProject", srcProject).bind("srcName", srcName).bind("srcAt", srcAt)
-                .bind("hProject", hProject).bind("hSource", hSource).bind("hName", hName).bind("hAt", hAt)
-                .bind("nfProject", nfProject).bind("nfDay", nfDay).bind("nfHost", nfHost).bind("nfPath", nfPath)
-                .bind("nfBot", nfBot).bind("nfCount", nfCount)
+                .bind("nKey", ArrayLiterals.uuids(nKey))
+                .bind("nDay", ArrayLiterals.numbers(nDay))
+                .bind("nBot", ArrayLiterals.numbers(nBot))
+                .bind("nRef", ArrayLiterals.numbers(nRef))
+                .bind("mKey", ArrayLiterals.uuids(mKey))
+                .bind("mDay", ArrayLiterals.numbers(mDay))
+                .bind("mBot", ArrayLiterals.numbers(mBot))
+                .bind("mRef", ArrayLiterals.numbers(mRef))
+                .bind("cProject", ArrayLiterals.uuids(cProject))
+                .bind("cHost", ArrayLiterals.texts(cHost))
+                .bind("cPrefix", ArrayLiterals.texts(cPrefix))
+                .bind("cDay", ArrayLiterals.numbers(cDay))
+                .bind("cTotal", ArrayLiterals.numbers(values[0]))
+                .bind("cBot", ArrayLiterals.numbers(values[1]))
+                .bind("cRef", ArrayLiterals.numbers(values[2]))
+                .bind("cSessions", ArrayLiterals.numbers(values[3]))
+                .bind("cBotSessions", ArrayLiterals.numbers(values[4]))
+                .bind("cRefSessions", ArrayLiterals.numbers(values[5]))
+                .bind("srcProject", ArrayLiterals.uuids(srcProject))
+                .bind("srcName", ArrayLiterals.texts(srcName))
+                .bind("srcAt", ArrayLiterals.numbers(srcAt))
+                .bind("hProject", ArrayLiterals.uuids(hProject))
+                .bind("hSource", ArrayLiterals.texts(hSource))
+                .bind("hName", ArrayLiterals.texts(hName))
+                .bind("hAt", ArrayLiterals.numbers(hAt))
+                .bind("nfProject", ArrayLiterals.uuids(nfProject))
+                .bind("nfDay", ArrayLiterals.numbers(nfDay))
+                .bind("nfHost", ArrayLiterals.texts(nfHost))
+                .bind("nfPath", ArrayLiterals.texts(nfPath))
+                .bind("nfBot", ArrayLiterals.texts(nfBot))
+                .bind("nfCount", ArrayLiterals.numbers(nfCount))
                 .then();
     }
 

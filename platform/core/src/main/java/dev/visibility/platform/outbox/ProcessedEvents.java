@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.UUID;
 
+import dev.visibility.platform.db.ArrayLiterals;
 import org.springframework.r2dbc.core.DatabaseClient;
 import reactor.core.publisher.Mono;
 
@@ -59,7 +60,7 @@ public class ProcessedEvents {
                 ? "INSERT INTO %s (event_id) SELECT id FROM unnest(:eventIds::uuid[]) AS ids(id) ON CONFLICT DO NOTHING"
                 : "INSERT INTO %s (consumer, event_id) SELECT :consumer, id FROM unnest(:eventIds::uuid[]) AS ids(id) ON CONFLICT DO NOTHING";
         return withConsumer(db.sql(insert.formatted(table)), consumer)
-                .bind("eventIds", ids)
+                .bind("eventIds", ArrayLiterals.uuids(ids))
                 .fetch()
                 .rowsUpdated() // the rows inserted: those that conflicted are not counted
                 .flatMap(claimed -> claimed == ids.length ? Mono.just(distinct) : claimedHere(table, consumer, ids));
