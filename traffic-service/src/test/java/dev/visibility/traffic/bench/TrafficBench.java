@@ -137,7 +137,7 @@ public final class TrafficBench {
         // CPU in the measured phase): "sustained" is what the service does once it runs, not in its
         // first minute
         HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
-        long warmup = Long.getLong("warmup.hits", 600_000L);
+        long warmup = Long.getLong("warmup.hits", 1_500_000L);
         long total = (long) rate * seconds;
         List<UUID> projects = projects(projectCount);
         Probes probes = new Probes(UUID.randomUUID(), random);
