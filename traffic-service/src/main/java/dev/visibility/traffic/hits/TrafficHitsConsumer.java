@@ -30,6 +30,9 @@ class TrafficHitsConsumer {
                 .idempotentIn(hitClaims)
                 .maxPollRecords(properties.hitsPollRecords())
                 .concurrency(properties.hitsConcurrency())
+                // batches of a few thousand hits rather than whatever arrived since the last fetch
+                // (a batch costs per batch as much as per hit: bench/TrafficBench.md)
+                .gather(TrafficProperties.HITS_GATHER_BYTES, properties.hitsGather())
                 .timeout(properties.ingestTimeout());
     }
 }

@@ -29,11 +29,12 @@ import dev.visibility.platform.outbox.ClaimTable;
  *                        of the service's own instead of {@code processed_events}
  * @param maxPollRecords  records per poll; null keeps the service's setting
  * @param concurrency     consumers per service instance; null keeps the service's setting
+ * @param gather          when not null, how long the broker may hold a fetch to gather a bigger batch
  * @param timeout         how long one record's (or one batch's) handling may take before it counts as a transient failure
  */
 public record TopicConsumer<T extends ConsumedRecord>(String topic, Class<T> type, RecordHandler<T> handler,
         BatchHandler<T> batchHandler, String idempotencyName, ClaimTable claimTable, Integer maxPollRecords,
-        Integer concurrency, Duration timeout) {
+        Integer concurrency, Duration timeout, Gather gather) {
 
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(60);
 
@@ -57,7 +58,7 @@ public record TopicConsumer<T extends ConsumedRecord>(String topic, Class<T> typ
 
     /** One record at a time: the handler sees each valid record once its predecessors succeeded. */
     public static <T extends ConsumedRecord> TopicConsumer<T> of(String topic, Class<T> type, RecordHandler<T> handler) {
-        return new TopicConsumer<>(topic, type, handler, null, null, null, null, null, DEFAULT_TIMEOUT);
+        return new TopicConsumer<>(topic, type, handler, null, null, null, null, null, DEFAULT_TIMEOUT, null);
     }
 
     /**
@@ -68,7 +69,7 @@ public record TopicConsumer<T extends ConsumedRecord>(String topic, Class<T> typ
      * records are dead-lettered).
      */
     public static <T extends ConsumedRecord> TopicConsumer<T> batch(String topic, Class<T> type, BatchHandler<T> handler) {
-        return new TopicConsumer<>(topic, type, null, handler, null, null, null, null, DEFAULT_TIMEOUT);
+        return new TopicConsumer<>(topic, type, null, handler, null, null, null, null, DEFAULT_TIMEOUT, null);
     }
 
     /**
@@ -88,7 +89,7 @@ public record TopicConsumer<T extends ConsumedRecord>(String topic, Class<T> typ
     /** Claims each record's eventId under {@code consumerName} in the handler's transaction; a claimed one is skipped. */
     public TopicConsumer<T> idempotent(String consumerName) {
         return new TopicConsumer<>(topic, type, handler, batchHandler, consumerName, claimTable, maxPollRecords, concurrency,
-                timeout);
+                timeout, gather);
     }
 
     /**
@@ -98,21 +99,47 @@ public record TopicConsumer<T extends ConsumedRecord>(String topic, Class<T> typ
      */
     public TopicConsumer<T> idempotentIn(ClaimTable table) {
         return new TopicConsumer<>(topic, type, handler, batchHandler, idempotencyName, Objects.requireNonNull(table, "table"),
-                maxPollRecords, concurrency, timeout);
+                maxPollRecords, concurrency, timeout, gather);
     }
 
     /** Fewer records per poll, for topics whose records are large or slow to apply. */
     public TopicConsumer<T> maxPollRecords(int records) {
-        return new TopicConsumer<>(topic, type, handler, batchHandler, idempotencyName, claimTable, records, concurrency, timeout);
+        return new TopicConsumer<>(topic, type, handler, batchHandler, idempotencyName, claimTable,
+                records, concurrency, timeout, gather);
     }
 
     /** Consumers of the topic per service instance (at most one per partition is busy); null keeps the service's setting. */
     public TopicConsumer<T> concurrency(int consumers) {
-        return new TopicConsumer<>(topic, type, handler, batchHandler, idempotencyName, claimTable, maxPollRecords, consumers, timeout);
+        return new TopicConsumer<>(topic, type, handler, batchHandler, idempotencyName, claimTable,
+                maxPollRecords, consumers, timeout, gather);
     }
 
     public TopicConsumer<T> timeout(Duration perRecord) {
-        return new TopicConsumer<>(topic, type, handler, batchHandler, idempotencyName, claimTable, maxPollRecords, concurrency, perRecord);
+        return new TopicConsumer<>(topic, type, handler, batchHandler, idempotencyName, claimTable,
+                maxPollRecords, concurrency, perRecord, gather);
+    }
+
+    /**
+     * Batches of at least {@code minBytes} (of the partition's log, compressed as the producers sent it)
+     * unless {@code maxWait} passed first, for a high-volume batch consumer whose cost is per batch as
+     * much as per record: without it a consumer that keeps up gets whatever arrived since its last
+     * fetch (a few hundred records), and falls behind before its batches grow. A record waits at most
+     * {@code maxWait} longer; an idle consumer's fetch is answered after {@code maxWait} (rather than
+     * the service's {@code fetch.max.wait.ms}).
+     */
+    public TopicConsumer<T> gather(int minBytes, Duration maxWait) {
+        return new TopicConsumer<>(topic, type, handler, batchHandler, idempotencyName, claimTable, maxPollRecords, concurrency,
+                timeout, new Gather(minBytes, maxWait));
+    }
+
+    /** See {@link #gather}. */
+    public record Gather(int minBytes, Duration maxWait) {
+
+        public Gather {
+            if (minBytes < 1 || maxWait == null || maxWait.isNegative() || maxWait.isZero()) {
+                throw new IllegalArgumentException("A fetch gathers at least one byte for a positive time");
+            }
+        }
     }
 
     /** The id of the listener container that consumes {@code topic} (Spring Kafka's listener registry). */

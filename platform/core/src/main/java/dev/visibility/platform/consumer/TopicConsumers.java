@@ -288,11 +288,17 @@ public class TopicConsumers implements KafkaListenerConfigurer, ApplicationConte
 
         @Override
         public Properties getConsumerProperties() {
-            if (consumer.maxPollRecords() == null) {
+            if (consumer.maxPollRecords() == null && consumer.gather() == null) {
                 return null;
             }
             Properties overrides = new Properties();
-            overrides.setProperty(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, consumer.maxPollRecords().toString());
+            if (consumer.maxPollRecords() != null) {
+                overrides.setProperty(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, consumer.maxPollRecords().toString());
+            }
+            if (consumer.gather() != null) {
+                overrides.setProperty(ConsumerConfig.FETCH_MIN_BYTES_CONFIG, String.valueOf(consumer.gather().minBytes()));
+                overrides.setProperty(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, String.valueOf(consumer.gather().maxWait().toMillis()));
+            }
             return overrides;
         }
 
