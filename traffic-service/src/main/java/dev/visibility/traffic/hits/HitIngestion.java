@@ -158,13 +158,21 @@ public class HitIngestion {
         return stored;
     }
 
+    /**
+     * The batch transaction's settings: its statements may take longer than the platform's
+     * per-statement limit (10 s); no join hashes a whole table (the upserts probe by key); and the
+     * lookup probes the index key by key: for a batch of thousands of keys the planner would rather
+     * read the whole session table and test each row against the key array one element after the
+     * other (a batch of 5,000 hits then took minutes).
+     */
+    static final String SETTINGS = """
+            set_config('statement_timeout', :timeout, true), set_config('enable_hashjoin', 'off', true),
+            set_config('enable_mergejoin', 'off', true), set_config('enable_seqscan', 'off', true)""";
+
     private Mono<Void> lock(TreeSet<UUID> projects) {
-        // in a fixed order, so that two consumers never wait for each other
-        // for this transaction: the batch's statements may take longer than the platform's
-        // per-statement limit (10 s); and no join hashes a whole table (the upserts probe by key)
-        return db.sql("""
-                SELECT set_config('statement_timeout', :timeout, true), set_config('enable_hashjoin', 'off', true),
-                       set_config('enable_mergejoin', 'off', true),
+        // the projects in a fixed order, so that two consumers never wait for each other
+        return db.sql("SELECT " + SETTINGS + """
+                ,
                        (SELECT count(pg_advisory_xact_lock(:space, hashtext(p::text)))
                         FROM unnest(:projects::uuid[]) WITH ORDINALITY AS x(p, o))""")
                 .bind("timeout", String.valueOf(statementTimeout.toMillis()))
