@@ -1,6 +1,7 @@
 package dev.visibility.platform.db;
 
 import java.util.UUID;
+import java.util.function.BiConsumer;
 
 /**
  * PostgreSQL array literals ({@code {a,b,NULL}}) of a statement's array parameters, bound as one text
@@ -15,20 +16,21 @@ public final class ArrayLiterals {
     }
 
     public static String uuids(UUID[] values) {
-        StringBuilder text = new StringBuilder(2 + values.length * 37);
-        text.append('{');
-        for (int i = 0; i < values.length; i++) {
-            if (i > 0) {
-                text.append(',');
-            }
-            text.append(values[i] == null ? "NULL" : values[i].toString());
-        }
-        return text.append('}').toString();
+        return literal(values, 37, (text, value) -> text.append(value.toString()));
     }
 
     /** Numbers (int, long) or NULL. */
     public static String numbers(Number[] values) {
-        StringBuilder text = new StringBuilder(2 + values.length * 8);
+        return literal(values, 8, (text, value) -> text.append(value.longValue()));
+    }
+
+    /** Texts, each quoted (with its backslashes and double quotes escaped), or NULL. */
+    public static String texts(String[] values) {
+        return literal(values, 16, ArrayLiterals::quoted);
+    }
+
+    private static <T> String literal(T[] values, int width, BiConsumer<StringBuilder, T> element) {
+        StringBuilder text = new StringBuilder(2 + values.length * width);
         text.append('{');
         for (int i = 0; i < values.length; i++) {
             if (i > 0) {
@@ -37,35 +39,21 @@ public final class ArrayLiterals {
             if (values[i] == null) {
                 text.append("NULL");
             } else {
-                text.append(values[i].longValue());
+                element.accept(text, values[i]);
             }
         }
         return text.append('}').toString();
     }
 
-    /** Texts, each quoted (with its backslashes and double quotes escaped), or NULL. */
-    public static String texts(String[] values) {
-        StringBuilder text = new StringBuilder(2 + values.length * 16);
-        text.append('{');
-        for (int i = 0; i < values.length; i++) {
-            if (i > 0) {
-                text.append(',');
+    private static void quoted(StringBuilder text, String value) {
+        text.append('"');
+        for (int c = 0; c < value.length(); c++) {
+            char ch = value.charAt(c);
+            if (ch == '"' || ch == '\\') {
+                text.append('\\');
             }
-            String value = values[i];
-            if (value == null) {
-                text.append("NULL");
-                continue;
-            }
-            text.append('"');
-            for (int c = 0; c < value.length(); c++) {
-                char ch = value.charAt(c);
-                if (ch == '"' || ch == '\\') {
-                    text.append('\\');
-                }
-                text.append(ch);
-            }
-            text.append('"');
+            text.append(ch);
         }
-        return text.append('}').toString();
+        text.append('"');
     }
 }
