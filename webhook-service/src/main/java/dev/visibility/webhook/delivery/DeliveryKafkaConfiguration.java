@@ -83,7 +83,8 @@ class DeliveryKafkaConfiguration {
         // next poll after its resumption fetches at once, so Kafka's default fetch wait stays (a short one made
         // the 24 mostly idle retry consumers fetch 10 times a second each). It is pinned here: a consumer
         // of several partitions cannot fetch a resumed one while its fetch for the others waits at the
-        // broker, so a longer wait set for every consumer (the local suite's 5 s) would delay retries by that much
+        // broker, so a longer wait set for every consumer (the local suite's 5 s) would delay retries by that much.
+        // The dead-letter topic's consumers, which never pause, get the longer wait back (DeliveryRetryTopics)
         ConcurrentKafkaListenerContainerFactory<Object, Object> factory = stringFactory(configurer, properties,
                 Map.of(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, webhook.delivery().maxPollRecords(),
                         ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, RETRY_FETCH_MAX_WAIT_MS));

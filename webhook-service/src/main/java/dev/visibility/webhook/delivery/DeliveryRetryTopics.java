@@ -1,11 +1,15 @@
 package dev.visibility.webhook.delivery;
 
 import java.math.BigInteger;
+import java.time.Duration;
+import java.util.Arrays;
 import java.util.function.Consumer;
 
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.kafka.listener.DeadLetterPublishingRecoverer.SingleRecordHeader;
@@ -34,6 +38,33 @@ import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
  */
 @Configuration(proxyBeanMethods = false)
 class DeliveryRetryTopics extends RetryTopicConfigurationSupport {
+
+    private final KafkaProperties kafka;
+
+    DeliveryRetryTopics(KafkaProperties kafka) {
+        this.kafka = kafka;
+    }
+
+    /**
+     * The dead-letter topic's consumers never wait for a due time (its records are handled when they
+     * arrive), so the retry consumers' short fetch wait ({@link DeliveryKafkaConfiguration}) is not
+     * theirs: they fetch as seldom as the service's other consumers (every 5 s when idle in the local
+     * suite, instead of twice a second each).
+     */
+    @Override
+    protected void configureCustomizers(CustomizersConfigurer customizers) {
+        Duration wait = kafka.getConsumer().getFetchMaxWait();
+        if (wait == null) {
+            return;
+        }
+        customizers.customizeListenerContainer(container -> {
+            String[] topics = container.getContainerProperties().getTopics();
+            if (topics != null && Arrays.asList(topics).contains(DeliveryTopics.DEAD_LETTERS)) {
+                container.getContainerProperties().getKafkaConsumerProperties()
+                        .setProperty(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, String.valueOf(wait.toMillis()));
+            }
+        });
+    }
 
     /** Resumes paused retry partitions when their records are due. */
     @Bean

@@ -5,6 +5,7 @@ import static dev.visibility.platform.testing.Http.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
@@ -21,6 +22,8 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
 import org.springframework.kafka.config.ConcurrentKafkaListenerContainerFactory;
+import org.springframework.kafka.config.KafkaListenerEndpointRegistry;
+import org.springframework.kafka.listener.MessageListenerContainer;
 
 /**
  * Failures and retries (spec 6.4.3, 8: a non-2xx or a time-out is a failure, retried up to 3
@@ -38,6 +41,9 @@ class RetryAndRedeliveryTest extends WebhookApiTest {
     @Autowired
     private KafkaProperties kafka;
 
+    @Autowired
+    private KafkaListenerEndpointRegistry listeners;
+
     @Test
     void retryConsumersKeepKafkasFetchWaitWhenEveryOtherConsumerWaitsLonger() {
         // the tests run as the local suite does: every consumer's idle fetch waits 5 s at the broker ...
@@ -45,6 +51,20 @@ class RetryAndRedeliveryTest extends WebhookApiTest {
         // ... but a retry consumer's: a resumed partition's fetch waits behind it, which would delay the retry
         assertThat(retryConsumers.getConsumerFactory().getConfigurationProperties())
                 .containsEntry(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 500);
+        // ... the retry topics' containers keep the factory's; the dead-letter topic's consumers never
+        // wait for a due time, so they fetch as seldom as every other consumer
+        List<MessageListenerContainer> containers = List.copyOf(listeners.getAllListenerContainers());
+        assertThat(containers).filteredOn(c -> subscribesTo(c, DeliveryTopics.DEAD_LETTERS)).singleElement()
+                .satisfies(c -> assertThat(c.getContainerProperties().getKafkaConsumerProperties())
+                        .containsEntry(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, "5000"));
+        assertThat(containers).filteredOn(c -> subscribesTo(c, DeliveryTopics.RETRY_FIRST)).singleElement()
+                .satisfies(c -> assertThat(c.getContainerProperties().getKafkaConsumerProperties())
+                        .doesNotContainKey(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG));
+    }
+
+    private static boolean subscribesTo(MessageListenerContainer container, String topic) {
+        String[] topics = container.getContainerProperties().getTopics();
+        return topics != null && Arrays.asList(topics).contains(topic);
     }
 
     @Test

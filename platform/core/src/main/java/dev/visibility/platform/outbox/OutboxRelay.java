@@ -79,6 +79,10 @@ public class OutboxRelay implements SmartLifecycle {
     /** The unsent rows and the creation time of the oldest (null: none), as last read; null before the first read. */
     private volatile Backlog backlog;
     private volatile boolean measureBacklog;
+    /** {@link System#nanoTime()} of the gauges' last read (a scrape); far in the past until the first. */
+    private volatile long gaugesReadAt;
+    /** The clock of the backlog's readings and scrapes ({@link System#nanoTime()}; tests set their own). */
+    private volatile java.util.function.LongSupplier nanos;
 
     public OutboxRelay(DatabaseClient db, TransactionalOperator tx, KafkaTemplate<String, byte[]> kafka,
             DatabaseWakeups wakeups, OutboxProperties properties) {
@@ -91,6 +95,7 @@ public class OutboxRelay implements SmartLifecycle {
         // one thread that may block: KafkaTemplate.send waits for the topic's metadata on its first
         // send (BlockHound refuses that on a non-blocking Reactor thread such as newSingle's)
         this.scheduler = Schedulers.newBoundedElastic(1, Integer.MAX_VALUE, "outbox-relay", 60, true);
+        backlogClock(System::nanoTime);
     }
 
     /** A relay with its own idempotent producer that publishes the stored bytes unchanged. */
@@ -149,11 +154,17 @@ public class OutboxRelay implements SmartLifecycle {
      * {@code outbox.backlog} (rows not yet sent) and {@code outbox.oldest.unsent.age} (seconds since
      * the oldest of them was written, 0 when there is none; it keeps growing between reads, so a
      * relay that stopped shows). Both describe the service's table: every replica reports the same.
+     * The table is read only while the gauges are: within {@link #BACKLOG_WATCHED} of a scrape (an
+     * idle suite that nobody scrapes runs no statement for them); a reading older than two refreshes
+     * shows as no value (NaN), never as a stale count, so the first scrape after a pause has none.
      */
     public void measureBacklogIn(MeterRegistry registry) {
         this.measureBacklog = true;
-        Gauge.builder("outbox.backlog", this, relay -> relay.backlog == null ? Double.NaN : relay.backlog.rows())
-                .description("outbox rows not yet sent to Kafka (the service's table, read every 5 s)")
+        Gauge.builder("outbox.backlog", this, relay -> {
+                    Backlog current = relay.watchedBacklog();
+                    return current == null ? Double.NaN : current.rows();
+                })
+                .description("outbox rows not yet sent to Kafka (the service's table, read every 5 s while scraped)")
                 .baseUnit("rows")
                 .register(registry);
         Gauge.builder("outbox.oldest.unsent.age", this, OutboxRelay::oldestUnsentAgeSeconds)
@@ -162,11 +173,32 @@ public class OutboxRelay implements SmartLifecycle {
                 .register(registry);
     }
 
-    /** How often the backlog gauges are read from the table. */
+    /** How often the backlog gauges are read from the table while they are watched. */
     static final Duration BACKLOG_REFRESH = Duration.ofSeconds(5);
+    /** How long after a scrape the gauges count as watched (Prometheus scrapes every 15 to 60 s). */
+    static final Duration BACKLOG_WATCHED = Duration.ofMinutes(2);
+
+    /** The last reading if it is current (at most two refreshes old), else null; marks the gauges read. */
+    private Backlog watchedBacklog() {
+        long now = nanos.getAsLong();
+        gaugesReadAt = now;
+        Backlog current = backlog;
+        return current == null || now - current.readAt() > 2 * BACKLOG_REFRESH.toNanos() ? null : current;
+    }
+
+    /** Whether a scrape read the gauges within {@link #BACKLOG_WATCHED}. */
+    boolean backlogWatched() {
+        return nanos.getAsLong() - gaugesReadAt <= BACKLOG_WATCHED.toNanos();
+    }
+
+    /** Test hook: the clock of the backlog's readings and of the gauges' reads. */
+    void backlogClock(java.util.function.LongSupplier clock) {
+        this.nanos = clock;
+        this.gaugesReadAt = clock.getAsLong() - BACKLOG_WATCHED.toNanos() - 1;
+    }
 
     private double oldestUnsentAgeSeconds() {
-        Backlog current = backlog;
+        Backlog current = watchedBacklog();
         if (current == null) {
             return Double.NaN;
         }
@@ -180,15 +212,16 @@ public class OutboxRelay implements SmartLifecycle {
     public Mono<Void> refreshBacklog() {
         return db.sql("SELECT count(*) AS rows, min(created_at) AS oldest FROM outbox WHERE sent_at IS NULL")
                 .map((row, meta) -> new Backlog(row.get("rows", Long.class),
-                        row.get("oldest", java.time.OffsetDateTime.class)))
+                        row.get("oldest", java.time.OffsetDateTime.class), nanos.getAsLong()))
                 .one()
                 .doOnNext(read -> backlog = read)
                 .then();
     }
 
-    private record Backlog(long rows, java.time.Instant oldest) {
-        Backlog(Long rows, java.time.OffsetDateTime oldest) {
-            this(rows == null ? 0 : rows, oldest == null ? null : oldest.toInstant());
+    /** One reading of the table; {@code readAt} is its time on the backlog's clock. */
+    private record Backlog(long rows, java.time.Instant oldest, long readAt) {
+        Backlog(Long rows, java.time.OffsetDateTime oldest, long readAt) {
+            this(rows == null ? 0 : rows, oldest == null ? null : oldest.toInstant(), readAt);
         }
     }
 
@@ -507,6 +540,7 @@ public class OutboxRelay implements SmartLifecycle {
         if (measureBacklog) {
             backlogRefresh = reactor.core.publisher.Flux.interval(Duration.ZERO, BACKLOG_REFRESH, scheduler)
                     .onBackpressureDrop()
+                    .filter(tick -> backlogWatched())
                     .concatMap(tick -> refreshBacklog()
                             .timeout(BACKLOG_REFRESH)
                             .onErrorResume(e -> {

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicLong;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
@@ -60,5 +61,38 @@ class OutboxBacklogGaugesIntegrationTest extends OutboxTestSupport {
         if (before == 0) {
             assertThat(meters.get("outbox.oldest.unsent.age").gauge().value()).isZero();
         }
+    }
+
+    /**
+     * The table is read only while the gauges are (docs/operations.md): a relay whose gauges no
+     * scrape read within two minutes runs no statement for them, and a reading older than two
+     * refreshes (10 s) shows as no value, not as a stale count.
+     */
+    @Test
+    void theGaugesAreReadFromTheTableOnlyWhileScrapedAndNeverShowAStaleCount() {
+        SimpleMeterRegistry meters = new SimpleMeterRegistry();
+        OutboxRelay relay = newRelay();
+        AtomicLong clock = new AtomicLong(1_000_000_000L);
+        relay.backlogClock(clock::get);
+        relay.measureBacklogIn(meters);
+        assertThat(relay.backlogWatched()).as("no scrape yet").isFalse();
+
+        relay.refreshBacklog().block();
+        long unsent = db.sql("SELECT count(*) FROM outbox WHERE sent_at IS NULL")
+                .map(row -> row.get(0, Long.class)).one().block();
+        assertThat(meters.get("outbox.backlog").gauge().value()).isEqualTo(unsent);
+        assertThat(relay.backlogWatched()).as("just scraped").isTrue();
+
+        clock.addAndGet(Duration.ofSeconds(11).toNanos());
+        assertThat(meters.get("outbox.backlog").gauge().value()).as("a reading 11 s old").isNaN();
+        assertThat(meters.get("outbox.oldest.unsent.age").gauge().value()).as("a reading 11 s old").isNaN();
+
+        clock.addAndGet(Duration.ofSeconds(119).toNanos());
+        assertThat(relay.backlogWatched()).as("scraped 119 s ago").isTrue();
+        clock.addAndGet(Duration.ofSeconds(2).toNanos());
+        assertThat(relay.backlogWatched()).as("scraped 121 s ago").isFalse();
+
+        relay.refreshBacklog().block();
+        assertThat(meters.get("outbox.backlog").gauge().value()).as("a fresh reading").isEqualTo(unsent);
     }
 }
