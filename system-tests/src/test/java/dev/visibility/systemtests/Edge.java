@@ -42,7 +42,7 @@ public final class Edge {
             "--suite.webhook.delivery.timeout=3s",
             "--suite.webhook.delivery.backoff-base=200ms",
             "--suite.webhook.delivery.backoff-max=1s",
-            // as in local mode: two consumers per delivery topic on this one machine (ignored by
+            // two consumers per delivery topic on this one machine (local mode has one; ignored by
             // webhook-service builds without the property)
             "--suite.webhook.delivery.delivery-concurrency=2",
             // the webhook crash drill (issue 22, drill 1) kills the service five times: the group coordinator
