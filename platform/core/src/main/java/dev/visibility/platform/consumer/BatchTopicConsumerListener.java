@@ -160,9 +160,7 @@ final class BatchTopicConsumerListener<T extends ConsumedRecord> implements Batc
             }
             ids.add(record.eventId());
         }
-        Mono<Set<UUID>> claims = consumer.claimTable() != null ? processed.claimAll(consumer.claimTable(), ids)
-                : processed.claimAll(consumer.idempotencyName(), ids);
-        return tx.transactional(claims
+        return tx.transactional(processed.claimAll(consumer.claims(), ids)
                 .flatMap(claimed -> {
                     List<T> fresh = new ArrayList<>(claimed.size());
                     for (T record : records) {

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Objects;
 
 import dev.visibility.platform.outbox.ClaimTable;
+import dev.visibility.platform.outbox.Claims;
 
 /**
  * A service's declaration that it consumes a topic: declare one as a bean and the platform
@@ -22,19 +23,18 @@ import dev.visibility.platform.outbox.ClaimTable;
  * }
  * }</pre>
  *
- * @param idempotencyName when not null, the handler runs in one transaction with the claim of the
- *                        record's eventId under this name in {@code processed_events}, and not at
- *                        all for an eventId already claimed
- * @param claimTable      when not null (batch consumers only), the same with the claims in this table
- *                        of the service's own instead of {@code processed_events}
+ * @param claims          when not null, the handler runs in one transaction with the claims of the
+ *                        records' eventIds there, and not at all for an eventId already claimed
+ *                        ({@code processed_events} under a name, or, batch consumers only, a claim
+ *                        table of the service's own)
  * @param maxPollRecords  records per poll; null keeps the service's setting
  * @param concurrency     consumers per service instance; null keeps the service's setting
  * @param gather          when not null, how long the broker may hold a fetch to gather a bigger batch
  * @param timeout         how long one record's (or one batch's) handling may take before it counts as a transient failure
  */
 public record TopicConsumer<T extends ConsumedRecord>(String topic, Class<T> type, RecordHandler<T> handler,
-        BatchHandler<T> batchHandler, String idempotencyName, ClaimTable claimTable, Integer maxPollRecords,
-        Integer concurrency, Duration timeout, Gather gather) {
+        BatchHandler<T> batchHandler, Claims claims, Integer maxPollRecords, Integer concurrency, Duration timeout,
+        Gather gather) {
 
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(60);
 
@@ -45,20 +45,19 @@ public record TopicConsumer<T extends ConsumedRecord>(String topic, Class<T> typ
             throw new IllegalArgumentException("A consumer of " + topic + " has either a record handler or a batch handler");
         }
         Objects.requireNonNull(timeout, "timeout");
-        if (claimTable != null && (batchHandler == null || idempotencyName != null)) {
-            throw new IllegalArgumentException("A consumer of " + topic
-                    + " claims in a claim table only as a batch consumer, and not also in processed_events");
+        if (claims != null && claims.ownTable() && batchHandler == null) {
+            throw new IllegalArgumentException("A consumer of " + topic + " claims in a claim table only as a batch consumer");
         }
     }
 
     /** Whether the handler runs in one transaction with the claims of the records' eventIds. */
     public boolean isIdempotent() {
-        return idempotencyName != null || claimTable != null;
+        return claims != null;
     }
 
     /** One record at a time: the handler sees each valid record once its predecessors succeeded. */
     public static <T extends ConsumedRecord> TopicConsumer<T> of(String topic, Class<T> type, RecordHandler<T> handler) {
-        return new TopicConsumer<>(topic, type, handler, null, null, null, null, null, DEFAULT_TIMEOUT, null);
+        return new TopicConsumer<>(topic, type, handler, null, null, null, null, DEFAULT_TIMEOUT, null);
     }
 
     /**
@@ -69,7 +68,7 @@ public record TopicConsumer<T extends ConsumedRecord>(String topic, Class<T> typ
      * records are dead-lettered).
      */
     public static <T extends ConsumedRecord> TopicConsumer<T> batch(String topic, Class<T> type, BatchHandler<T> handler) {
-        return new TopicConsumer<>(topic, type, null, handler, null, null, null, null, DEFAULT_TIMEOUT, null);
+        return new TopicConsumer<>(topic, type, null, handler, null, null, null, DEFAULT_TIMEOUT, null);
     }
 
     /**
@@ -88,8 +87,7 @@ public record TopicConsumer<T extends ConsumedRecord>(String topic, Class<T> typ
 
     /** Claims each record's eventId under {@code consumerName} in the handler's transaction; a claimed one is skipped. */
     public TopicConsumer<T> idempotent(String consumerName) {
-        return new TopicConsumer<>(topic, type, handler, batchHandler, consumerName, claimTable, maxPollRecords, concurrency,
-                timeout, gather);
+        return claimingIn(Claims.processedEvents(consumerName));
     }
 
     /**
@@ -98,24 +96,30 @@ public record TopicConsumer<T extends ConsumedRecord>(String topic, Class<T> typ
      * a good part of what a record does).
      */
     public TopicConsumer<T> idempotentIn(ClaimTable table) {
-        return new TopicConsumer<>(topic, type, handler, batchHandler, idempotencyName, Objects.requireNonNull(table, "table"),
-                maxPollRecords, concurrency, timeout, gather);
+        return claimingIn(Claims.in(Objects.requireNonNull(table, "table")));
+    }
+
+    private TopicConsumer<T> claimingIn(Claims where) {
+        if (claims != null) {
+            throw new IllegalArgumentException("A consumer of " + topic + " already claims in " + claims.table());
+        }
+        return new TopicConsumer<>(topic, type, handler, batchHandler, where, maxPollRecords, concurrency, timeout, gather);
     }
 
     /** Fewer records per poll, for topics whose records are large or slow to apply. */
     public TopicConsumer<T> maxPollRecords(int records) {
-        return new TopicConsumer<>(topic, type, handler, batchHandler, idempotencyName, claimTable,
+        return new TopicConsumer<>(topic, type, handler, batchHandler, claims,
                 records, concurrency, timeout, gather);
     }
 
     /** Consumers of the topic per service instance (at most one per partition is busy); null keeps the service's setting. */
     public TopicConsumer<T> concurrency(int consumers) {
-        return new TopicConsumer<>(topic, type, handler, batchHandler, idempotencyName, claimTable,
+        return new TopicConsumer<>(topic, type, handler, batchHandler, claims,
                 maxPollRecords, consumers, timeout, gather);
     }
 
     public TopicConsumer<T> timeout(Duration perRecord) {
-        return new TopicConsumer<>(topic, type, handler, batchHandler, idempotencyName, claimTable,
+        return new TopicConsumer<>(topic, type, handler, batchHandler, claims,
                 maxPollRecords, concurrency, perRecord, gather);
     }
 
@@ -128,7 +132,7 @@ public record TopicConsumer<T extends ConsumedRecord>(String topic, Class<T> typ
      * the service's {@code fetch.max.wait.ms}).
      */
     public TopicConsumer<T> gather(int minBytes, Duration maxWait) {
-        return new TopicConsumer<>(topic, type, handler, batchHandler, idempotencyName, claimTable, maxPollRecords, concurrency,
+        return new TopicConsumer<>(topic, type, handler, batchHandler, claims, maxPollRecords, concurrency,
                 timeout, new Gather(minBytes, maxWait));
     }
 

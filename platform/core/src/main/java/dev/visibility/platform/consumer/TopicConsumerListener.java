@@ -66,13 +66,13 @@ final class TopicConsumerListener<T extends ConsumedRecord> implements MessageLi
     }
 
     private Mono<?> apply(T record) {
-        if (consumer.idempotencyName() == null) {
+        if (!consumer.isIdempotent()) {
             return Mono.defer(() -> consumer.handler().handle(record));
         }
         if (record.eventId() == null) {
             return Mono.error(new PoisonRecord("lacks eventId"));
         }
-        return tx.transactional(processed.claim(consumer.idempotencyName(), record.eventId())
+        return tx.transactional(processed.claim(consumer.claims().consumer(), record.eventId())
                 .flatMap(claimed -> claimed
                         ? consumer.handler().handle(record).then(Mono.just("applied"))
                         : Mono.just("already applied")));

@@ -35,42 +35,32 @@ public class ProcessedEvents {
 
     /**
      * Claims many eventIds with one statement, in the caller's transaction (required: the claimed ones
-     * are told apart by the transaction that wrote them); answers the ones that were not claimed
-     * before (a batch consumer applies only those). The statement answers only how many it claimed
-     * (its command tag): when that is all of them, as it is but for redelivered records, no id is
-     * read back.
+     * are told apart by the transaction that wrote them), where {@code claims} says; answers the ones
+     * that were not claimed before (a batch consumer applies only those). The statement answers only
+     * how many it claimed (its command tag): when that is all of them, as it is but for redelivered
+     * records, no id is read back.
      */
-    public Mono<Set<UUID>> claimAll(String consumer, List<UUID> eventIds) {
-        return claimAll("processed_events", consumer, eventIds);
-    }
-
-    /** {@link #claimAll(String, List)} in a service's own {@link ClaimTable} (no consumer name in its rows). */
-    public Mono<Set<UUID>> claimAll(ClaimTable table, List<UUID> eventIds) {
-        return claimAll(table.name(), null, eventIds);
-    }
-
-    /** Claims in {@code table}: {@code processed_events} with a {@code consumer}, or a claim table without one. */
-    private Mono<Set<UUID>> claimAll(String table, String consumer, List<UUID> eventIds) {
+    public Mono<Set<UUID>> claimAll(Claims claims, List<UUID> eventIds) {
         Set<UUID> distinct = new HashSet<>(eventIds);
         if (distinct.isEmpty()) {
             return Mono.just(distinct);
         }
         UUID[] ids = distinct.toArray(UUID[]::new);
-        String insert = consumer == null
+        String insert = claims.ownTable()
                 ? "INSERT INTO %s (event_id) SELECT id FROM unnest(:eventIds::uuid[]) AS ids(id) ON CONFLICT DO NOTHING"
                 : "INSERT INTO %s (consumer, event_id) SELECT :consumer, id FROM unnest(:eventIds::uuid[]) AS ids(id) ON CONFLICT DO NOTHING";
-        return withConsumer(db.sql(insert.formatted(table)), consumer)
+        return withConsumer(db.sql(insert.formatted(claims.table())), claims)
                 .bind("eventIds", ArrayLiterals.uuids(ids))
                 .fetch()
                 .rowsUpdated() // the rows inserted: those that conflicted are not counted
-                .flatMap(claimed -> claimed == ids.length ? Mono.just(distinct) : claimedHere(table, consumer, ids));
+                .flatMap(claimed -> claimed == ids.length ? Mono.just(distinct) : claimedHere(claims, ids));
     }
 
     /** Those of {@code ids} whose claim this transaction wrote. */
-    private Mono<Set<UUID>> claimedHere(String table, String consumer, UUID[] ids) {
+    private Mono<Set<UUID>> claimedHere(Claims claims, UUID[] ids) {
         String select = "SELECT event_id FROM %s WHERE %s event_id = ANY(:eventIds::uuid[]) AND xmin = pg_current_xact_id()::xid"
-                .formatted(table, consumer == null ? "" : "consumer = :consumer AND");
-        return withConsumer(db.sql(select), consumer)
+                .formatted(claims.table(), claims.ownTable() ? "" : "consumer = :consumer AND");
+        return withConsumer(db.sql(select), claims)
                 .bind("eventIds", ids)
                 .map(row -> row.get("event_id", UUID.class))
                 .all()
@@ -78,7 +68,7 @@ public class ProcessedEvents {
                 .map(claimed -> (Set<UUID>) claimed);
     }
 
-    private static DatabaseClient.GenericExecuteSpec withConsumer(DatabaseClient.GenericExecuteSpec spec, String consumer) {
-        return consumer == null ? spec : spec.bind("consumer", consumer);
+    private static DatabaseClient.GenericExecuteSpec withConsumer(DatabaseClient.GenericExecuteSpec spec, Claims claims) {
+        return claims.ownTable() ? spec : spec.bind("consumer", claims.consumer());
     }
 }

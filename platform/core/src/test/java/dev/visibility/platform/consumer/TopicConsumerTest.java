@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.time.Duration;
 
 import dev.visibility.platform.outbox.ClaimTable;
+import dev.visibility.platform.outbox.Claims;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Mono;
 
@@ -21,8 +22,8 @@ class TopicConsumerTest {
                 .maxPollRecords(10)
                 .concurrency(2);
         assertThat(consumer.isIdempotent()).isTrue();
-        assertThat(consumer.claimTable()).isSameAs(CLAIMS);
-        assertThat(consumer.idempotencyName()).isNull();
+        assertThat(consumer.claims()).isEqualTo(new Claims("test_claims", null));
+        assertThat(consumer.claims().ownTable()).isTrue();
         assertThat(consumer.maxPollRecords()).isEqualTo(10);
         assertThat(consumer.concurrency()).isEqualTo(2);
     }
@@ -41,7 +42,16 @@ class TopicConsumerTest {
     @Test
     void aConsumerWithoutClaimsIsNotIdempotent() {
         assertThat(TopicConsumer.batch("t", ConsumedRecord.class, records -> Mono.empty()).isIdempotent()).isFalse();
-        assertThat(TopicConsumer.of("t", ConsumedRecord.class, record -> Mono.empty()).idempotent("c").isIdempotent()).isTrue();
+        TopicConsumer<ConsumedRecord> named = TopicConsumer.of("t", ConsumedRecord.class, record -> Mono.empty()).idempotent("c");
+        assertThat(named.isIdempotent()).isTrue();
+        assertThat(named.claims()).isEqualTo(new Claims("processed_events", "c"));
+    }
+
+    @Test
+    void processedEventsAloneHasNamedClaimsAndATableNameIsAnIdentifier() {
+        assertThatThrownBy(() -> new Claims("processed_events", null)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new Claims("test_claims", "c")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new Claims("hits; DROP TABLE x", null)).isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test

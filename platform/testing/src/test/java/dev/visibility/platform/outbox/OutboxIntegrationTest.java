@@ -212,12 +212,12 @@ class OutboxIntegrationTest extends OutboxTestSupport {
         UUID second = UUID.randomUUID();
         UUID third = UUID.randomUUID();
         // a repeated id within one list is claimed once
-        assertThat(tx().transactional(processedEvents.claimAll(table, List.of(first, second, first))).block())
+        assertThat(tx().transactional(processedEvents.claimAll(Claims.in(table), List.of(first, second, first))).block())
                 .containsExactlyInAnyOrder(first, second);
-        tx().transactional(processedEvents.claimAll(table, List.of(third)).then(Mono.error(new IllegalStateException("apply failed"))))
+        tx().transactional(processedEvents.claimAll(Claims.in(table), List.of(third)).then(Mono.error(new IllegalStateException("apply failed"))))
                 .onErrorResume(IllegalStateException.class, e -> Mono.empty()).block();
-        assertThat(tx().transactional(processedEvents.claimAll(table, List.of(second, third))).block()).containsExactly(third);
-        assertThat(tx().transactional(processedEvents.claimAll(table, List.of(first, second, third))).block()).isEmpty();
+        assertThat(tx().transactional(processedEvents.claimAll(Claims.in(table), List.of(second, third))).block()).containsExactly(third);
+        assertThat(tx().transactional(processedEvents.claimAll(Claims.in(table), List.of(first, second, third))).block()).isEmpty();
         // the claims are the table's own: processed_events holds none of them
         assertThat(count("SELECT count(*) FROM processed_events WHERE event_id IN ('" + first + "', '" + second + "', '"
                 + third + "')")).isZero();
