@@ -44,8 +44,9 @@ import java.util.regex.Pattern;
  * count through the gateway. Through the gateway,
  * the demo key's plan (Plus: 300 requests a minute) sets the pace: requests go out 5 % below it.
  *
- * gateway (default): through the gateway with the demo API key of .local/credentials.json (SUITE_STATE_DIR)
- *                    (SUITE_JIT=full ./suite up must be running: its services warm, with C2).
+ * Every mode needs SUITE_JIT=full ./suite up (its services warm, with C2); it refuses a suite with C1 only.
+ *
+ * gateway (default): through the gateway with the demo API key of .local/credentials.json (SUITE_STATE_DIR).
  * bench-gateway:     through the benchmark's gateway of {@code java bench/GatewayOverhead.java --serve} (the same
  *                    jar and configuration in front of the same services, without the plan's limit), warmed
  *                    with ten times the warm-up count at full speed, then measured one request at a time
@@ -68,6 +69,7 @@ public class ActionsListBench {
 
     public static void main(String[] args) throws Exception {
         String mode = args.length > 0 ? args[0] : "gateway";
+        requireFullJit();
         int samples = args.length > 1 ? Integer.parseInt(args[1]) : 200;
         int target = args.length > 2 ? Integer.parseInt(args[2]) : 10_000;
         int warmUp = args.length > 3 ? Integer.parseInt(args[3]) : 600;
@@ -139,6 +141,15 @@ public class ActionsListBench {
      * Starts {@code java bench/GatewayOverhead.java --serve} and answers its URL; it stops when this
      * JVM does (its standard input closes).
      */
+    /** Every mode measures the suite's services warm: refuse a suite whose services run with C1 only. */
+    static void requireFullJit() throws IOException, InterruptedException {
+        Process check = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "bench/GatewayOverhead.java", "--require-full-jit").inheritIO().start();
+        if (check.waitFor() != 0) {
+            System.exit(1);
+        }
+    }
+
     static String benchGateway() throws IOException {
         Process gateway = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "bench/GatewayOverhead.java", "--serve").redirectError(ProcessBuilder.Redirect.INHERIT).start();

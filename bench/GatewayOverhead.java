@@ -62,6 +62,16 @@ public class GatewayOverhead {
             serve();
             return;
         }
+        if (args.length > 0 && args[0].equals("--require-full-jit")) {
+            // for the other benchmarks of the suite's warm services (ActionsListBench): exit 1 with the reason
+            try {
+                requireFullJit();
+            } catch (IllegalStateException e) {
+                System.err.println(e.getMessage());
+                System.exit(1);
+            }
+            return;
+        }
         int seconds = args.length > 0 ? Integer.parseInt(args[0]) : 20;
         int concurrency = args.length > 1 ? Integer.parseInt(args[1]) : 16;
         // the benchmark's gateway starts cold: give the JIT time before measuring
