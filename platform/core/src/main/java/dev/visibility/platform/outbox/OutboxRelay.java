@@ -81,6 +81,8 @@ public class OutboxRelay implements SmartLifecycle {
     private volatile boolean measureBacklog;
     /** {@link System#nanoTime()} of the gauges' last read (a scrape); far in the past until the first. */
     private volatile long gaugesReadAt;
+    /** When the gauges' reads resumed after a pause of more than {@link #BACKLOG_WATCHED}: older readings are not shown. */
+    private volatile long watchedSince;
     /** The clock of the backlog's readings and scrapes ({@link System#nanoTime()}; tests set their own). */
     private volatile java.util.function.LongSupplier nanos;
 
@@ -155,8 +157,9 @@ public class OutboxRelay implements SmartLifecycle {
      * the oldest of them was written, 0 when there is none; it keeps growing between reads, so a
      * relay that stopped shows). Both describe the service's table: every replica reports the same.
      * The table is read only while the gauges are: within {@link #BACKLOG_WATCHED} of a scrape (an
-     * idle suite that nobody scrapes runs no statement for them); a reading older than two refreshes
-     * shows as no value (NaN), never as a stale count, so the first scrape after a pause has none.
+     * idle suite that nobody scrapes runs no statement for them). The first scrape after such a pause
+     * shows no value (NaN) rather than a reading from before it; while scrapes continue, the last
+     * reading stays (a relay whose reads fail keeps showing a growing age).
      */
     public void measureBacklogIn(MeterRegistry registry) {
         this.measureBacklog = true;
@@ -178,12 +181,15 @@ public class OutboxRelay implements SmartLifecycle {
     /** How long after a scrape the gauges count as watched (Prometheus scrapes every 15 to 60 s). */
     static final Duration BACKLOG_WATCHED = Duration.ofMinutes(2);
 
-    /** The last reading if it is current (at most two refreshes old), else null; marks the gauges read. */
+    /** The last reading if it was taken while the gauges were watched, else null; marks the gauges read. */
     private Backlog watchedBacklog() {
         long now = nanos.getAsLong();
+        if (now - gaugesReadAt > BACKLOG_WATCHED.toNanos()) {
+            watchedSince = now;
+        }
         gaugesReadAt = now;
         Backlog current = backlog;
-        return current == null || now - current.readAt() > 2 * BACKLOG_REFRESH.toNanos() ? null : current;
+        return current == null || current.readAt() - watchedSince < 0 ? null : current;
     }
 
     /** Whether a scrape read the gauges within {@link #BACKLOG_WATCHED}. */
@@ -195,6 +201,7 @@ public class OutboxRelay implements SmartLifecycle {
     void backlogClock(java.util.function.LongSupplier clock) {
         this.nanos = clock;
         this.gaugesReadAt = clock.getAsLong() - BACKLOG_WATCHED.toNanos() - 1;
+        this.watchedSince = gaugesReadAt;
     }
 
     private double oldestUnsentAgeSeconds() {
