@@ -103,24 +103,21 @@ public record TopicConsumer<T extends ConsumedRecord>(String topic, Class<T> typ
         if (claims != null) {
             throw new IllegalArgumentException("A consumer of " + topic + " already claims in " + claims.table());
         }
-        return new TopicConsumer<>(topic, type, handler, batchHandler, where, maxPollRecords, concurrency, timeout, gather);
+        return with(copy -> copy.claims = where);
     }
 
     /** Fewer records per poll, for topics whose records are large or slow to apply. */
     public TopicConsumer<T> maxPollRecords(int records) {
-        return new TopicConsumer<>(topic, type, handler, batchHandler, claims,
-                records, concurrency, timeout, gather);
+        return with(copy -> copy.maxPollRecords = records);
     }
 
     /** Consumers of the topic per service instance (at most one per partition is busy); null keeps the service's setting. */
     public TopicConsumer<T> concurrency(int consumers) {
-        return new TopicConsumer<>(topic, type, handler, batchHandler, claims,
-                maxPollRecords, consumers, timeout, gather);
+        return with(copy -> copy.concurrency = consumers);
     }
 
     public TopicConsumer<T> timeout(Duration perRecord) {
-        return new TopicConsumer<>(topic, type, handler, batchHandler, claims,
-                maxPollRecords, concurrency, perRecord, gather);
+        return with(copy -> copy.timeout = perRecord);
     }
 
     /**
@@ -132,8 +129,33 @@ public record TopicConsumer<T extends ConsumedRecord>(String topic, Class<T> typ
      * the service's {@code fetch.max.wait.ms}).
      */
     public TopicConsumer<T> gather(int minBytes, Duration maxWait) {
-        return new TopicConsumer<>(topic, type, handler, batchHandler, claims, maxPollRecords, concurrency,
-                timeout, new Gather(minBytes, maxWait));
+        Gather settings = new Gather(minBytes, maxWait);
+        return with(copy -> copy.gather = settings);
+    }
+
+    /** This declaration with the settings {@code change} sets; the others as they are. */
+    private TopicConsumer<T> with(java.util.function.Consumer<Copy<T>> change) {
+        Copy<T> copy = new Copy<>(this);
+        change.accept(copy);
+        return new TopicConsumer<>(topic, type, handler, batchHandler, copy.claims, copy.maxPollRecords,
+                copy.concurrency, copy.timeout, copy.gather);
+    }
+
+    /** The settings a {@code with...} method may change, copied from a declaration (one place to add the next). */
+    private static final class Copy<T extends ConsumedRecord> {
+        Claims claims;
+        Integer maxPollRecords;
+        Integer concurrency;
+        Duration timeout;
+        Gather gather;
+
+        Copy(TopicConsumer<T> from) {
+            claims = from.claims;
+            maxPollRecords = from.maxPollRecords;
+            concurrency = from.concurrency;
+            timeout = from.timeout;
+            gather = from.gather;
+        }
     }
 
     /** See {@link #gather}. */

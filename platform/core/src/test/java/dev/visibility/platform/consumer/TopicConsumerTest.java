@@ -20,12 +20,18 @@ class TopicConsumerTest {
         TopicConsumer<ConsumedRecord> consumer = TopicConsumer.batch("t", ConsumedRecord.class, records -> Mono.empty())
                 .idempotentIn(CLAIMS)
                 .maxPollRecords(10)
-                .concurrency(2);
+                .concurrency(2)
+                .timeout(Duration.ofSeconds(5))
+                .gather(2048, Duration.ofMillis(100));
         assertThat(consumer.isIdempotent()).isTrue();
         assertThat(consumer.claims()).isEqualTo(new Claims("test_claims", null));
         assertThat(consumer.claims().ownTable()).isTrue();
         assertThat(consumer.maxPollRecords()).isEqualTo(10);
         assertThat(consumer.concurrency()).isEqualTo(2);
+        assertThat(consumer.timeout()).isEqualTo(Duration.ofSeconds(5));
+        assertThat(consumer.gather()).isEqualTo(new TopicConsumer.Gather(2048, Duration.ofMillis(100)));
+        assertThat(consumer.topic()).isEqualTo("t");
+        assertThat(consumer.isBatch()).isTrue();
     }
 
     @Test
