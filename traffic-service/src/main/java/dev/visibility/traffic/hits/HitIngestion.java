@@ -8,6 +8,7 @@ import java.util.TreeSet;
 import java.util.UUID;
 
 import dev.visibility.platform.db.ArrayLiterals;
+import dev.visibility.platform.db.ArrayLiterals.Column;
 import dev.visibility.platform.events.TrafficHitObserved;
 import dev.visibility.traffic.config.TrafficProperties;
 import org.springframework.r2dbc.core.DatabaseClient;
@@ -182,126 +183,123 @@ public class HitIngestion {
     }
 
     private Mono<Void> statement(HitBatch batch) {
+        // each column's literal is written as the batch's maps are walked (ArrayLiterals.Column)
         int n = batch.newSessions.size();
-        UUID[] nKey = new UUID[n];
-        Integer[] nDay = new Integer[n];
-        Integer[] nBot = new Integer[n];
-        Integer[] nRef = new Integer[n];
-        int i = 0;
+        Column nKey = new Column(n, 36);
+        Column nDay = new Column(n, 5);
+        Column nBot = new Column(n, 5);
+        Column nRef = new Column(n, 5);
         for (Map.Entry<UUID, int[]> e : batch.newSessions) {
-            nKey[i] = e.getKey();
-            nDay[i] = e.getValue()[0];
-            nBot[i] = day(e.getValue()[1]);
-            nRef[i] = day(e.getValue()[2]);
-            i++;
+            nKey.uuid(e.getKey());
+            nDay.number(e.getValue()[0]);
+            day(nBot, e.getValue()[1]);
+            day(nRef, e.getValue()[2]);
         }
         int mv = batch.movedSessions.size();
-        UUID[] mKey = new UUID[mv];
-        Integer[] mDay = new Integer[mv];
-        Integer[] mBot = new Integer[mv];
-        Integer[] mRef = new Integer[mv];
-        i = 0;
+        Column mKey = new Column(mv, 36);
+        Column mDay = new Column(mv, 5);
+        Column mBot = new Column(mv, 5);
+        Column mRef = new Column(mv, 5);
         for (Map.Entry<UUID, int[]> e : batch.movedSessions) {
-            mKey[i] = e.getKey();
-            mDay[i] = e.getValue()[0];
-            mBot[i] = day(e.getValue()[1]);
-            mRef[i] = day(e.getValue()[2]);
-            i++;
+            mKey.uuid(e.getKey());
+            mDay.number(e.getValue()[0]);
+            day(mBot, e.getValue()[1]);
+            day(mRef, e.getValue()[2]);
         }
         int c = batch.counts.size();
-        UUID[] cProject = new UUID[c];
-        String[] cHost = new String[c];
-        String[] cPrefix = new String[c];
-        Integer[] cDay = new Integer[c];
-        Long[][] values = new Long[6][c];
-        i = 0;
+        Column cProject = new Column(c, 36);
+        Column cHost = new Column(c, 20);
+        Column cPrefix = new Column(c, 30);
+        Column cDay = new Column(c, 5);
+        Column[] values = new Column[6];
+        for (int v = 0; v < values.length; v++) {
+            values[v] = new Column(c, 3);
+        }
         for (Map.Entry<HitBatch.ScopeDay, long[]> e : batch.counts.entrySet()) {
-            cProject[i] = e.getKey().project();
-            cHost[i] = e.getKey().hostname();
-            cPrefix[i] = e.getKey().prefix();
-            cDay[i] = e.getKey().day();
-            for (int v = 0; v < 6; v++) {
-                values[v][i] = e.getValue()[v];
+            cProject.uuid(e.getKey().project());
+            cHost.text(e.getKey().hostname());
+            cPrefix.text(e.getKey().prefix());
+            cDay.number(e.getKey().day());
+            for (int v = 0; v < values.length; v++) {
+                values[v].number(e.getValue()[v]);
             }
-            i++;
         }
         int k = batch.sources.size();
-        UUID[] srcProject = new UUID[k];
-        String[] srcName = new String[k];
-        Long[] srcAt = new Long[k];
-        i = 0;
+        Column srcProject = new Column(k, 36);
+        Column srcName = new Column(k, 16);
+        Column srcAt = new Column(k, 13);
         for (Map.Entry<HitBatch.Source, Long> e : batch.sources.entrySet()) {
-            srcProject[i] = e.getKey().project();
-            srcName[i] = e.getKey().source();
-            srcAt[i] = e.getValue();
-            i++;
+            srcProject.uuid(e.getKey().project());
+            srcName.text(e.getKey().source());
+            srcAt.number(e.getValue());
         }
         int h = batch.hostnames.size();
-        UUID[] hProject = new UUID[h];
-        String[] hSource = new String[h];
-        String[] hName = new String[h];
-        Long[] hAt = new Long[h];
-        i = 0;
+        Column hProject = new Column(h, 36);
+        Column hSource = new Column(h, 16);
+        Column hName = new Column(h, 20);
+        Column hAt = new Column(h, 13);
         for (Map.Entry<HitBatch.SourceHost, Long> e : batch.hostnames.entrySet()) {
-            hProject[i] = e.getKey().project();
-            hSource[i] = e.getKey().source();
-            hName[i] = e.getKey().hostname();
-            hAt[i] = e.getValue();
-            i++;
+            hProject.uuid(e.getKey().project());
+            hSource.text(e.getKey().source());
+            hName.text(e.getKey().hostname());
+            hAt.number(e.getValue());
         }
         int f = batch.notFound.size();
-        UUID[] nfProject = new UUID[f];
-        Integer[] nfDay = new Integer[f];
-        String[] nfHost = new String[f];
-        String[] nfPath = new String[f];
-        String[] nfBot = new String[f];
-        Long[] nfCount = new Long[f];
-        i = 0;
+        Column nfProject = new Column(f, 36);
+        Column nfDay = new Column(f, 5);
+        Column nfHost = new Column(f, 20);
+        Column nfPath = new Column(f, 30);
+        Column nfBot = new Column(f, 12);
+        Column nfCount = new Column(f, 3);
         for (Map.Entry<HitBatch.NotFound, long[]> e : batch.notFound.entrySet()) {
-            nfProject[i] = e.getKey().project();
-            nfDay[i] = e.getKey().day();
-            nfHost[i] = e.getKey().hostname();
-            nfPath[i] = e.getKey().path();
-            nfBot[i] = e.getKey().botName();
-            nfCount[i] = e.getValue()[0];
-            i++;
+            nfProject.uuid(e.getKey().project());
+            nfDay.number(e.getKey().day());
+            nfHost.text(e.getKey().hostname());
+            nfPath.text(e.getKey().path());
+            nfBot.text(e.getKey().botName());
+            nfCount.number(e.getValue()[0]);
         }
         return db.sql(APPLY)
-                .bind("nKey", ArrayLiterals.uuids(nKey))
-                .bind("nDay", ArrayLiterals.numbers(nDay))
-                .bind("nBot", ArrayLiterals.numbers(nBot))
-                .bind("nRef", ArrayLiterals.numbers(nRef))
-                .bind("mKey", ArrayLiterals.uuids(mKey))
-                .bind("mDay", ArrayLiterals.numbers(mDay))
-                .bind("mBot", ArrayLiterals.numbers(mBot))
-                .bind("mRef", ArrayLiterals.numbers(mRef))
-                .bind("cProject", ArrayLiterals.uuids(cProject))
-                .bind("cHost", ArrayLiterals.texts(cHost))
-                .bind("cPrefix", ArrayLiterals.texts(cPrefix))
-                .bind("cDay", ArrayLiterals.numbers(cDay))
-                .bind("cTotal", ArrayLiterals.numbers(values[0]))
-                .bind("cBot", ArrayLiterals.numbers(values[1]))
-                .bind("cRef", ArrayLiterals.numbers(values[2]))
-                .bind("cSessions", ArrayLiterals.numbers(values[3]))
-                .bind("cBotSessions", ArrayLiterals.numbers(values[4]))
-                .bind("cRefSessions", ArrayLiterals.numbers(values[5]))
-                .bind("srcProject", ArrayLiterals.uuids(srcProject))
-                .bind("srcName", ArrayLiterals.texts(srcName))
-                .bind("srcAt", ArrayLiterals.numbers(srcAt))
-                .bind("hProject", ArrayLiterals.uuids(hProject))
-                .bind("hSource", ArrayLiterals.texts(hSource))
-                .bind("hName", ArrayLiterals.texts(hName))
-                .bind("hAt", ArrayLiterals.numbers(hAt))
-                .bind("nfProject", ArrayLiterals.uuids(nfProject))
-                .bind("nfDay", ArrayLiterals.numbers(nfDay))
-                .bind("nfHost", ArrayLiterals.texts(nfHost))
-                .bind("nfPath", ArrayLiterals.texts(nfPath))
-                .bind("nfBot", ArrayLiterals.texts(nfBot))
-                .bind("nfCount", ArrayLiterals.numbers(nfCount))
+                .bind("nKey", nKey.literal())
+                .bind("nDay", nDay.literal())
+                .bind("nBot", nBot.literal())
+                .bind("nRef", nRef.literal())
+                .bind("mKey", mKey.literal())
+                .bind("mDay", mDay.literal())
+                .bind("mBot", mBot.literal())
+                .bind("mRef", mRef.literal())
+                .bind("cProject", cProject.literal())
+                .bind("cHost", cHost.literal())
+                .bind("cPrefix", cPrefix.literal())
+                .bind("cDay", cDay.literal())
+                .bind("cTotal", values[0].literal())
+                .bind("cBot", values[1].literal())
+                .bind("cRef", values[2].literal())
+                .bind("cSessions", values[3].literal())
+                .bind("cBotSessions", values[4].literal())
+                .bind("cRefSessions", values[5].literal())
+                .bind("srcProject", srcProject.literal())
+                .bind("srcName", srcName.literal())
+                .bind("srcAt", srcAt.literal())
+                .bind("hProject", hProject.literal())
+                .bind("hSource", hSource.literal())
+                .bind("hName", hName.literal())
+                .bind("hAt", hAt.literal())
+                .bind("nfProject", nfProject.literal())
+                .bind("nfDay", nfDay.literal())
+                .bind("nfHost", nfHost.literal())
+                .bind("nfPath", nfPath.literal())
+                .bind("nfBot", nfBot.literal())
+                .bind("nfCount", nfCount.literal())
                 .then();
     }
 
-    private static Integer day(int day) {
-        return day == HitBatch.NONE ? null : day;
+    /** A session's first day as a bot or referral session, or NULL when it has none ({@link HitBatch#NONE}). */
+    private static void day(Column column, int day) {
+        if (day == HitBatch.NONE) {
+            column.none();
+        } else {
+            column.number(day);
+        }
     }
 }

@@ -1,7 +1,6 @@
 package dev.visibility.platform.db;
 
 import java.util.UUID;
-import java.util.function.BiConsumer;
 
 /**
  * PostgreSQL array literals ({@code {a,b,NULL}}) of a statement's array parameters, bound as one text
@@ -9,6 +8,9 @@ import java.util.function.BiConsumer;
  * element by element into its buffer (with a reference-count check per byte written), which for the
  * thousands of elements of a batch statement cost more than building the text (it was 7 % of the
  * ingesting JVM's samples, bench/TrafficBench.md). PostgreSQL parses the text as it parses R2DBC's.
+ *
+ * <p>A statement built from a map writes its columns with {@link Column} as it walks the map, without
+ * an array of boxed values first; {@link #uuids}, {@link #numbers} and {@link #texts} take arrays.
  */
 public final class ArrayLiterals {
 
@@ -16,44 +18,91 @@ public final class ArrayLiterals {
     }
 
     public static String uuids(UUID[] values) {
-        return literal(values, 37, (text, value) -> text.append(value.toString()));
+        Column column = new Column(values.length, 37);
+        for (UUID value : values) {
+            column.uuid(value);
+        }
+        return column.literal();
     }
 
     /** Numbers (int, long) or NULL. */
     public static String numbers(Number[] values) {
-        return literal(values, 8, (text, value) -> text.append(value.longValue()));
+        Column column = new Column(values.length, 8);
+        for (Number value : values) {
+            if (value == null) {
+                column.none();
+            } else {
+                column.number(value.longValue());
+            }
+        }
+        return column.literal();
     }
 
     /** Texts, each quoted (with its backslashes and double quotes escaped), or NULL. */
     public static String texts(String[] values) {
-        return literal(values, 16, ArrayLiterals::quoted);
+        Column column = new Column(values.length, 16);
+        for (String value : values) {
+            column.text(value);
+        }
+        return column.literal();
     }
 
-    private static <T> String literal(T[] values, int width, BiConsumer<StringBuilder, T> element) {
-        StringBuilder text = new StringBuilder(2 + values.length * width);
-        text.append('{');
-        for (int i = 0; i < values.length; i++) {
-            if (i > 0) {
+    /** One array literal written element by element: {@code uuid}, {@code number}, {@code text} or {@code none} (NULL). */
+    public static final class Column {
+
+        private final StringBuilder text;
+
+        /** For about {@code elements} elements of about {@code width} characters each. */
+        public Column(int elements, int width) {
+            text = new StringBuilder(2 + elements * (width + 1)).append('{');
+        }
+
+        public Column uuid(UUID value) {
+            if (value == null) {
+                return none();
+            }
+            next().append(value.toString());
+            return this;
+        }
+
+        public Column number(long value) {
+            next().append(value);
+            return this;
+        }
+
+        /** A text, quoted, with its backslashes and double quotes escaped; NULL for null. */
+        public Column text(String value) {
+            if (value == null) {
+                return none();
+            }
+            StringBuilder out = next().append('"');
+            for (int c = 0; c < value.length(); c++) {
+                char ch = value.charAt(c);
+                if (ch == '"' || ch == '\\') {
+                    out.append('\\');
+                }
+                out.append(ch);
+            }
+            out.append('"');
+            return this;
+        }
+
+        /** NULL. */
+        public Column none() {
+            next().append("NULL");
+            return this;
+        }
+
+        /** The literal of the elements written so far. */
+        public String literal() {
+            return text.length() == 1 ? "{}" : text + "}";
+        }
+
+        private StringBuilder next() {
+            if (text.length() > 1) {
                 text.append(',');
             }
-            if (values[i] == null) {
-                text.append("NULL");
-            } else {
-                element.accept(text, values[i]);
-            }
+            return text;
         }
-        return text.append('}').toString();
-    }
-
-    private static void quoted(StringBuilder text, String value) {
-        text.append('"');
-        for (int c = 0; c < value.length(); c++) {
-            char ch = value.charAt(c);
-            if (ch == '"' || ch == '\\') {
-                text.append('\\');
-            }
-            text.append(ch);
-        }
-        text.append('"');
     }
 }

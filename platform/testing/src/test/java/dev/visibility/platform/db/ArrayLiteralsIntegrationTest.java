@@ -43,4 +43,24 @@ class ArrayLiteralsIntegrationTest {
                 .one().block())
                 .isEqualTo(uuids[0] + ",-," + uuids[2] + "|" + Long.MIN_VALUE + ",-1,-,0," + Long.MAX_VALUE + "|0");
     }
+
+    @Test
+    void aColumnWrittenElementByElementComesBackAsTheArraysDo() {
+        UUID id = UUID.randomUUID();
+        ArrayLiterals.Column uuids = new ArrayLiterals.Column(1, 36).uuid(id).uuid(null);
+        ArrayLiterals.Column numbers = new ArrayLiterals.Column(1, 1).number(Long.MIN_VALUE).none().number(42);
+        ArrayLiterals.Column texts = new ArrayLiterals.Column(1, 1).text("a \"b\" \\c").text(null).text("");
+        assertThat(uuids.literal()).isEqualTo(ArrayLiterals.uuids(new UUID[] {id, null}));
+        assertThat(numbers.literal()).isEqualTo(ArrayLiterals.numbers(new Long[] {Long.MIN_VALUE, null, 42L}));
+        assertThat(db.sql("SELECT array_to_string(:uuids::uuid[], ',', '-') AS u, array_to_string(:numbers::bigint[], ',', '-') AS n,"
+                        + " array_to_string(:texts::text[], '|', '-') AS t, cardinality(:empty::bigint[]) AS e")
+                .bind("uuids", uuids.literal())
+                .bind("numbers", numbers.literal())
+                .bind("texts", texts.literal())
+                .bind("empty", new ArrayLiterals.Column(0, 1).literal())
+                .map(row -> row.get("u", String.class) + "/" + row.get("n", String.class) + "/" + row.get("t", String.class)
+                        + "/" + row.get("e", Integer.class))
+                .one().block())
+                .isEqualTo(id + ",-/" + Long.MIN_VALUE + ",-,42/a \"b\" \\c|-|/0");
+    }
 }
