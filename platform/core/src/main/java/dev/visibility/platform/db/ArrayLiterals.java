@@ -95,7 +95,7 @@ public final class ArrayLiterals {
 
         /** The literal of the elements written so far. */
         public String literal() {
-            return text.length() == 1 ? "{}" : text + "}";
+            return text + "}";
         }
 
         private StringBuilder next() {
