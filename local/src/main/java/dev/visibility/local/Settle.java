@@ -2,6 +2,7 @@ package dev.visibility.local;
 
 import java.io.PrintStream;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -27,6 +28,10 @@ import org.apache.kafka.common.errors.GroupIdNotFoundException;
  * producers) have been consumed: no lag of the consuming groups on the ingestion and webhook
  * topics, and no new record on them, for {@link #QUIET}. Without it, the first minute after the
  * first {@code up} answers with partial demo data and queues a user's first events behind the demo's.
+ *
+ * <p>When {@code up} says when it started the services ({@code since}), a suite that published
+ * nothing on those topics since then (a second {@code up}: the demo data is in already) and has no
+ * lag is settled at the first look, without waiting {@link #QUIET} for records that will not come.
  */
 final class Settle {
 
@@ -53,6 +58,14 @@ final class Settle {
 
     /** 0 when quiet within the time-out, 1 otherwise (up goes on either way). */
     int run(Duration timeout, PrintStream out) {
+        return run(timeout, null, out);
+    }
+
+    /**
+     * As {@link #run(Duration, PrintStream)}; {@code since} (null: not known) is when the services
+     * were started: no record on the topics with a later timestamp and no lag is settled at once.
+     */
+    int run(Duration timeout, Instant since, PrintStream out) {
         long started = System.nanoTime();
         long deadline = started + timeout.toNanos();
         Properties config = new Properties();
@@ -68,6 +81,10 @@ final class Settle {
                 Map<TopicPartition, Long> ends = ends(admin);
                 lag = lag(admin, ends);
                 long now = System.nanoTime();
+                if (previousEnds == null && lag == 0 && since != null && nothingPublishedSince(admin, ends, since)) {
+                    out.printf("  nothing published since the services started, nothing to work off (%.1f s)%n", (now - started) / 1e9);
+                    return 0;
+                }
                 if (lag == 0 && ends.equals(previousEnds)) {
                     if (now - quietSince >= QUIET.toNanos()) {
                         out.printf("  demo data ingested and delivered (%.1f s)%n", (now - started) / 1e9);
@@ -101,6 +118,20 @@ final class Settle {
             ends.put(e.getKey(), e.getValue().offset());
         }
         return ends;
+    }
+
+    /** Whether no partition of {@code ends} holds a record stamped at or after {@code since}. */
+    private static boolean nothingPublishedSince(Admin admin, Map<TopicPartition, Long> ends, Instant since)
+            throws InterruptedException, ExecutionException, TimeoutException {
+        Map<TopicPartition, OffsetSpec> newest = new HashMap<>();
+        ends.keySet().forEach(p -> newest.put(p, OffsetSpec.maxTimestamp()));
+        for (ListOffsetsResult.ListOffsetsResultInfo info : admin.listOffsets(newest).all().get(10, TimeUnit.SECONDS).values()) {
+            // an empty partition answers timestamp -1
+            if (info.timestamp() >= since.toEpochMilli()) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**

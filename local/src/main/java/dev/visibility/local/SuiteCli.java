@@ -97,7 +97,9 @@ public final class SuiteCli {
                 return Integer.MIN_VALUE;
             }
             if (words.size() == 1 && words.get(0).equals("settle")) { // internal: ./suite up runs it
-                return new Settle(SuiteLocation.fromSystemProperties()).run(SETTLE_TIMEOUT, out);
+                Long since = Long.getLong("suite.settle.since");
+                return new Settle(SuiteLocation.fromSystemProperties())
+                        .run(SETTLE_TIMEOUT, since == null ? null : java.time.Instant.ofEpochMilli(since), out);
             }
             if (words.size() == 1 && (words.get(0).equals("help") || words.get(0).equals("--help"))) {
                 out.print(USAGE);

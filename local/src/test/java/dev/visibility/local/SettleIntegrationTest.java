@@ -1,0 +1,95 @@
+package dev.visibility.local;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * {@code ./suite up}'s settle step against a real KRaft broker: with no record published since the
+ * services started it is settled at the first look; a record published since then is waited out
+ * for the quiet period. The topics' consumer groups do not exist here, so no lag counts.
+ */
+class SettleIntegrationTest {
+
+    static EmbeddedKafkaKraftBroker broker;
+    static Settle settle;
+
+    @BeforeAll
+    static void startBroker() {
+        broker = new EmbeddedKafkaKraftBroker(1, 1, Settle.CONSUMERS.keySet().toArray(String[]::new));
+        broker.afterPropertiesSet();
+        settle = new Settle(new SuiteLocation(Path.of("."), "http://127.0.0.1:1", broker.getBrokersAsString(), Map.of()));
+    }
+
+    @AfterAll
+    static void stopBroker() {
+        broker.destroy();
+    }
+
+    @Test
+    void nothingPublishedSinceTheServicesStartedIsSettledAtTheFirstLook() throws Exception {
+        publish("traffic.hits", Instant.now().minusSeconds(60));
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        long started = System.nanoTime();
+
+        int code = settle.run(Duration.ofSeconds(30), Instant.now(), new PrintStream(out, true, StandardCharsets.UTF_8));
+
+        assertThat(code).isZero();
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("nothing published since the services started");
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Settle.QUIET);
+    }
+
+    @Test
+    void aRecordPublishedSinceTheServicesStartedIsWaitedOutForTheQuietPeriod() throws Exception {
+        Instant since = Instant.now().minusSeconds(5);
+        publish("public.events", Instant.now());
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        long started = System.nanoTime();
+
+        int code = settle.run(Duration.ofSeconds(30), since, new PrintStream(out, true, StandardCharsets.UTF_8));
+
+        assertThat(code).isZero();
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("demo data ingested and delivered")
+                .doesNotContain("nothing published");
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).isGreaterThanOrEqualTo(Settle.QUIET);
+    }
+
+    @Test
+    void withoutAStartTimeTheQuietPeriodIsWaitedAsBefore() throws Exception {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        long started = System.nanoTime();
+
+        int code = settle.run(Duration.ofSeconds(30), new PrintStream(out, true, StandardCharsets.UTF_8));
+
+        assertThat(code).isZero();
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("demo data ingested and delivered");
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).isGreaterThanOrEqualTo(Settle.QUIET);
+    }
+
+    private static void publish(String topic, Instant timestamp) throws Exception {
+        Properties config = new Properties();
+        config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.getBrokersAsString());
+        config.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
+        config.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(config)) {
+            producer.send(new ProducerRecord<>(topic, null, timestamp.toEpochMilli(), "k", "{}")).get(10, TimeUnit.SECONDS);
+        }
+    }
+}
