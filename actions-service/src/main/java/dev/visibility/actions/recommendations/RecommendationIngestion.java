@@ -20,6 +20,7 @@ import dev.visibility.actions.events.ActionEvents;
 import dev.visibility.actions.history.ActionHistory;
 import dev.visibility.actions.history.Change;
 import dev.visibility.actions.write.ActionWriteService;
+import dev.visibility.platform.outbox.Claims;
 import dev.visibility.platform.outbox.ProcessedEvents;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.stereotype.Service;
@@ -48,6 +49,7 @@ public class RecommendationIngestion {
 
     /** The processed_events consumer name of this listener. */
     static final String CONSUMER = "actions-service.recommendations";
+    static final Claims CLAIMS = Claims.processedEvents(CONSUMER);
     static final int MAX_WHY_NOW = 500;
 
     /** Visible fields whose change fires {@code action.updated}, by their spec 6.2 names. */
@@ -81,7 +83,7 @@ public class RecommendationIngestion {
 
     /** Applies a validated record once: a redelivered eventId is {@link Outcome#DUPLICATE}. */
     public Mono<Outcome> ingest(RecommendationCandidate c) {
-        return tx.transactional(processed.claim(CONSUMER, c.eventId())
+        return tx.transactional(processed.claim(CLAIMS, c.eventId())
                 .flatMap(claimed -> claimed ? apply(c) : Mono.just(Outcome.DUPLICATE)));
     }
 

@@ -184,28 +184,8 @@ public class HitIngestion {
 
     private Mono<Void> statement(HitBatch batch) {
         // each column's literal is written as the batch's maps are walked (ArrayLiterals.Column)
-        int n = batch.newSessions.size();
-        Column nKey = new Column(n, 36);
-        Column nDay = new Column(n, 5);
-        Column nBot = new Column(n, 5);
-        Column nRef = new Column(n, 5);
-        for (Map.Entry<UUID, int[]> e : batch.newSessions) {
-            nKey.uuid(e.getKey());
-            nDay.number(e.getValue()[0]);
-            day(nBot, e.getValue()[1]);
-            day(nRef, e.getValue()[2]);
-        }
-        int mv = batch.movedSessions.size();
-        Column mKey = new Column(mv, 36);
-        Column mDay = new Column(mv, 5);
-        Column mBot = new Column(mv, 5);
-        Column mRef = new Column(mv, 5);
-        for (Map.Entry<UUID, int[]> e : batch.movedSessions) {
-            mKey.uuid(e.getKey());
-            mDay.number(e.getValue()[0]);
-            day(mBot, e.getValue()[1]);
-            day(mRef, e.getValue()[2]);
-        }
+        SessionColumns fresh = SessionColumns.of(batch.newSessions);
+        SessionColumns moved = SessionColumns.of(batch.movedSessions);
         int c = batch.counts.size();
         Column cProject = new Column(c, 36);
         Column cHost = new Column(c, 20);
@@ -259,15 +239,7 @@ public class HitIngestion {
             nfBot.text(e.getKey().botName());
             nfCount.number(e.getValue()[0]);
         }
-        return db.sql(APPLY)
-                .bind("nKey", nKey.literal())
-                .bind("nDay", nDay.literal())
-                .bind("nBot", nBot.literal())
-                .bind("nRef", nRef.literal())
-                .bind("mKey", mKey.literal())
-                .bind("mDay", mDay.literal())
-                .bind("mBot", mBot.literal())
-                .bind("mRef", mRef.literal())
+        return moved.bind(fresh.bind(db.sql(APPLY), "n"), "m")
                 .bind("cProject", cProject.literal())
                 .bind("cHost", cHost.literal())
                 .bind("cPrefix", cPrefix.literal())
@@ -294,12 +266,39 @@ public class HitIngestion {
                 .then();
     }
 
-    /** A session's first day as a bot or referral session, or NULL when it has none ({@link HitBatch#NONE}). */
-    private static void day(Column column, int day) {
-        if (day == HitBatch.NONE) {
-            column.none();
-        } else {
-            column.number(day);
+    /**
+     * The four columns of a list of session rows (key; last day; last bot day and last referral day,
+     * NULL for none), bound as {@code <prefix>Key}, {@code <prefix>Day}, {@code <prefix>Bot} and
+     * {@code <prefix>Ref}: the batch's new sessions ({@code n}) and the ones it moves ({@code m}).
+     */
+    private record SessionColumns(Column key, Column day, Column bot, Column ref) {
+
+        static SessionColumns of(List<Map.Entry<UUID, int[]>> sessions) {
+            int size = sessions.size();
+            SessionColumns columns = new SessionColumns(new Column(size, 36), new Column(size, 5), new Column(size, 5), new Column(size, 5));
+            for (Map.Entry<UUID, int[]> e : sessions) {
+                columns.key.uuid(e.getKey());
+                columns.day.number(e.getValue()[0]);
+                day(columns.bot, e.getValue()[1]);
+                day(columns.ref, e.getValue()[2]);
+            }
+            return columns;
+        }
+
+        DatabaseClient.GenericExecuteSpec bind(DatabaseClient.GenericExecuteSpec spec, String prefix) {
+            return spec.bind(prefix + "Key", key.literal())
+                    .bind(prefix + "Day", day.literal())
+                    .bind(prefix + "Bot", bot.literal())
+                    .bind(prefix + "Ref", ref.literal());
+        }
+
+        /** A session's first day as a bot or referral session, or NULL when it has none ({@link HitBatch#NONE}). */
+        private static void day(Column column, int day) {
+            if (day == HitBatch.NONE) {
+                column.none();
+            } else {
+                column.number(day);
+            }
         }
     }
 }

@@ -8,6 +8,7 @@ import java.util.UUID;
 
 import dev.visibility.platform.consumer.PoisonRecord;
 import dev.visibility.platform.events.AgentPicksRunRecorded;
+import dev.visibility.platform.outbox.Claims;
 import dev.visibility.platform.outbox.ProcessedEvents;
 import dev.visibility.visibility.ingest.MultiRowInsert;
 import dev.visibility.visibility.ingest.MultiRowInsert.Column;
@@ -27,6 +28,7 @@ import tools.jackson.databind.ObjectMapper;
 public class AgentPicksIngestion {
 
     static final String CONSUMER = "visibility-service.agentpicks-runs";
+    static final Claims CLAIMS = Claims.processedEvents(CONSUMER);
 
     public enum Outcome { APPLIED, STALE_REVISION, DUPLICATE_EVENT }
 
@@ -54,7 +56,7 @@ public class AgentPicksIngestion {
     }
 
     public Mono<Outcome> ingest(AgentPicksRunRecorded r) {
-        Mono<Outcome> work = processed.claim(CONSUMER, r.eventId()).flatMap(claimed -> {
+        Mono<Outcome> work = processed.claim(CLAIMS, r.eventId()).flatMap(claimed -> {
             if (!claimed) {
                 return Mono.just(Outcome.DUPLICATE_EVENT);
             }

@@ -14,6 +14,7 @@ import dev.visibility.platform.events.SearchTrackingCompleted;
 import dev.visibility.platform.events.TrackingRunCompleted;
 import dev.visibility.platform.events.VisibilityChanged;
 import dev.visibility.platform.outbox.OutboxWriter;
+import dev.visibility.platform.outbox.Claims;
 import dev.visibility.platform.outbox.ProcessedEvents;
 import dev.visibility.visibility.config.VisibilityProperties;
 import dev.visibility.visibility.ingest.MultiRowInsert;
@@ -40,6 +41,7 @@ import tools.jackson.databind.ObjectMapper;
 public class TrackingRunIngestion {
 
     static final String CONSUMER = "visibility-service.tracking-runs";
+    static final Claims CLAIMS = Claims.processedEvents(CONSUMER);
 
     /** What applying a record did. */
     public enum Outcome { LATEST, OUT_OF_ORDER, FAILED_RUN, DUPLICATE_EVENT, DUPLICATE_RUN }
@@ -73,7 +75,7 @@ public class TrackingRunIngestion {
 
     public Mono<Outcome> ingest(TrackingRunCompleted run) {
         RunMetrics metrics = RunMetrics.of(run.samples());
-        Mono<Outcome> work = processed.claim(CONSUMER, run.eventId()).flatMap(claimed -> {
+        Mono<Outcome> work = processed.claim(CLAIMS, run.eventId()).flatMap(claimed -> {
             if (!claimed) {
                 return Mono.just(Outcome.DUPLICATE_EVENT);
             }

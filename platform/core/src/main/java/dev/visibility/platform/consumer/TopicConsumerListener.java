@@ -72,7 +72,7 @@ final class TopicConsumerListener<T extends ConsumedRecord> implements MessageLi
         if (record.eventId() == null) {
             return Mono.error(new PoisonRecord("lacks eventId"));
         }
-        return tx.transactional(processed.claim(consumer.claims().consumer(), record.eventId())
+        return tx.transactional(processed.claim(consumer.claims(), record.eventId())
                 .flatMap(claimed -> claimed
                         ? consumer.handler().handle(record).then(Mono.just("applied"))
                         : Mono.just("already applied")));

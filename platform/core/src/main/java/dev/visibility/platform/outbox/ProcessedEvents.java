@@ -22,11 +22,15 @@ public class ProcessedEvents {
         this.db = db;
     }
 
-    public Mono<Boolean> claim(String consumer, UUID eventId) {
-        return db.sql("""
-                INSERT INTO processed_events (consumer, event_id) VALUES (:consumer, :eventId)
-                ON CONFLICT DO NOTHING""")
-                .bind("consumer", consumer)
+    /**
+     * Claims one eventId where {@code claims} says, in the caller's transaction; answers whether it
+     * was not claimed before (false: the record was applied already and must be skipped).
+     */
+    public Mono<Boolean> claim(Claims claims, UUID eventId) {
+        String insert = claims.ownTable()
+                ? "INSERT INTO %s (event_id) VALUES (:eventId) ON CONFLICT DO NOTHING"
+                : "INSERT INTO %s (consumer, event_id) VALUES (:consumer, :eventId) ON CONFLICT DO NOTHING";
+        return withConsumer(db.sql(insert.formatted(claims.table())), claims)
                 .bind("eventId", eventId)
                 .fetch()
                 .rowsUpdated()

@@ -188,7 +188,7 @@ class OutboxIntegrationTest extends OutboxTestSupport {
         List<Boolean> applied = new ArrayList<>();
         for (ConsumerRecord<String, String> record : records) {
             UUID id = UUID.fromString(header(record, Topics.EVENT_ID_HEADER));
-            applied.add(tx().transactional(processedEvents.claim(consumer, id)).block());
+            applied.add(tx().transactional(processedEvents.claim(Claims.processedEvents(consumer), id)).block());
         }
         assertThat(applied).containsExactly(true, false);
         assertThat(count("SELECT count(*) FROM outbox WHERE sent_at IS NULL AND event_id = '" + eventId + "'")).isZero();
@@ -197,10 +197,10 @@ class OutboxIntegrationTest extends OutboxTestSupport {
     @Test
     void claimRolledBackWithItsTransactionCanBeClaimedAgain() {
         UUID eventId = UUID.randomUUID();
-        tx().transactional(processedEvents.claim("c", eventId).then(Mono.error(new IllegalStateException("apply failed"))))
+        tx().transactional(processedEvents.claim(Claims.processedEvents("c"), eventId).then(Mono.error(new IllegalStateException("apply failed"))))
                 .onErrorResume(IllegalStateException.class, e -> Mono.empty()).block();
-        assertThat(tx().transactional(processedEvents.claim("c", eventId)).block()).isTrue();
-        assertThat(tx().transactional(processedEvents.claim("c", eventId)).block()).isFalse();
+        assertThat(tx().transactional(processedEvents.claim(Claims.processedEvents("c"), eventId)).block()).isTrue();
+        assertThat(tx().transactional(processedEvents.claim(Claims.processedEvents("c"), eventId)).block()).isFalse();
     }
 
     @Test
@@ -218,9 +218,15 @@ class OutboxIntegrationTest extends OutboxTestSupport {
                 .onErrorResume(IllegalStateException.class, e -> Mono.empty()).block();
         assertThat(tx().transactional(processedEvents.claimAll(Claims.in(table), List.of(second, third))).block()).containsExactly(third);
         assertThat(tx().transactional(processedEvents.claimAll(Claims.in(table), List.of(first, second, third))).block()).isEmpty();
+        // one id at a time (a one-record consumer with a claim table of its own), beside the batch claims
+        UUID fourth = UUID.randomUUID();
+        assertThat(tx().transactional(processedEvents.claim(Claims.in(table), fourth)).block()).isTrue();
+        assertThat(tx().transactional(processedEvents.claim(Claims.in(table), fourth)).block()).isFalse();
+        assertThat(tx().transactional(processedEvents.claim(Claims.in(table), first)).block()).isFalse();
+        assertThat(tx().transactional(processedEvents.claimAll(Claims.in(table), List.of(fourth))).block()).isEmpty();
         // the claims are the table's own: processed_events holds none of them
         assertThat(count("SELECT count(*) FROM processed_events WHERE event_id IN ('" + first + "', '" + second + "', '"
-                + third + "')")).isZero();
+                + third + "', '" + fourth + "')")).isZero();
     }
 
     @Test
