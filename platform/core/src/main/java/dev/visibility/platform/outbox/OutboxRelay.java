@@ -79,10 +79,8 @@ public class OutboxRelay implements SmartLifecycle {
     /** The unsent rows and the creation time of the oldest (null: none), as last read; null before the first read. */
     private volatile Backlog backlog;
     private volatile boolean measureBacklog;
-    /** {@link System#nanoTime()} of the gauges' last read (a scrape); far in the past until the first. */
-    private volatile long gaugesReadAt;
-    /** When the gauges' reads resumed after a pause of more than {@link #BACKLOG_WATCHED}: older readings are not shown. */
-    private volatile long watchedSince;
+    /** When the gauges were last read (a scrape) and since when they are watched without a pause. */
+    private volatile Watch watch;
     /** The clock of the backlog's readings and scrapes ({@link System#nanoTime()}; tests set their own). */
     private volatile java.util.function.LongSupplier nanos;
 
@@ -183,25 +181,44 @@ public class OutboxRelay implements SmartLifecycle {
 
     /** The last reading if it was taken while the gauges were watched, else null; marks the gauges read. */
     private Backlog watchedBacklog() {
-        long now = nanos.getAsLong();
-        if (now - gaugesReadAt > BACKLOG_WATCHED.toNanos()) {
-            watchedSince = now;
-        }
-        gaugesReadAt = now;
+        Watch read = watch.readAt(nanos.getAsLong());
+        watch = read;
         Backlog current = backlog;
-        return current == null || current.readAt() - watchedSince < 0 ? null : current;
+        return current == null || current.readAt() - read.since() < 0 ? null : current;
     }
 
     /** Whether a scrape read the gauges within {@link #BACKLOG_WATCHED}. */
     boolean backlogWatched() {
-        return nanos.getAsLong() - gaugesReadAt <= BACKLOG_WATCHED.toNanos();
+        return watch.watchedAt(nanos.getAsLong());
     }
 
     /** Test hook: the clock of the backlog's readings and of the gauges' reads. */
     void backlogClock(java.util.function.LongSupplier clock) {
         this.nanos = clock;
-        this.gaugesReadAt = clock.getAsLong() - BACKLOG_WATCHED.toNanos() - 1;
-        this.watchedSince = gaugesReadAt;
+        this.watch = Watch.unwatched(clock.getAsLong());
+    }
+
+    /**
+     * The gauges' reads on the backlog's clock: the last ({@code lastRead}) and the first after the
+     * latest pause of more than {@link #BACKLOG_WATCHED} ({@code since}: readings older than it are
+     * not shown).
+     */
+    private record Watch(long lastRead, long since) {
+
+        /** Never read: the last read lies beyond {@link #BACKLOG_WATCHED} before {@code now}. */
+        static Watch unwatched(long now) {
+            long longAgo = now - BACKLOG_WATCHED.toNanos() - 1;
+            return new Watch(longAgo, longAgo);
+        }
+
+        boolean watchedAt(long now) {
+            return now - lastRead <= BACKLOG_WATCHED.toNanos();
+        }
+
+        /** This watch after a read at {@code now}: watched since now when the gauges were not watched. */
+        Watch readAt(long now) {
+            return new Watch(now, watchedAt(now) ? since : now);
+        }
     }
 
     private double oldestUnsentAgeSeconds() {
