@@ -1,7 +1,11 @@
 package dev.visibility.visibility.ingest;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+
+import io.r2dbc.spi.Parameters;
 
 import org.springframework.r2dbc.core.DatabaseClient;
 import reactor.core.publisher.Flux;
@@ -44,22 +48,20 @@ public record MultiRowInsert(String head, String tail, List<Column> columns, int
 
     private DatabaseClient.GenericExecuteSpec statement(DatabaseClient db, List<Object[]> chunk) {
         StringBuilder sql = new StringBuilder(head).append(" VALUES ");
+        // all values bound in one call: each bind(name, value) copies the bindings made so far, which for
+        // the thousands of values of a statement cost more than everything else an ingestion does
+        Map<String, Object> values = new HashMap<>(chunk.size() * columns.size() * 4 / 3 + 1);
         for (int r = 0; r < chunk.size(); r++) {
+            Object[] row = chunk.get(r);
             sql.append(r == 0 ? "(" : ", (");
             for (int c = 0; c < columns.size(); c++) {
-                sql.append(c == 0 ? "" : ", ").append(":r").append(r).append('c').append(c).append(columns.get(c).cast());
+                String name = "r" + r + "c" + c;
+                sql.append(c == 0 ? ":" : ", :").append(name).append(columns.get(c).cast());
+                values.put(name, row[c] == null ? Parameters.in(columns.get(c).type()) : row[c]);
             }
             sql.append(')');
         }
         sql.append(' ').append(tail);
-        DatabaseClient.GenericExecuteSpec spec = db.sql(sql.toString());
-        for (int r = 0; r < chunk.size(); r++) {
-            Object[] row = chunk.get(r);
-            for (int c = 0; c < columns.size(); c++) {
-                String name = "r" + r + "c" + c;
-                spec = row[c] == null ? spec.bindNull(name, columns.get(c).type()) : spec.bind(name, row[c]);
-            }
-        }
-        return spec;
+        return db.sql(sql.toString()).bindValues(values);
     }
 }

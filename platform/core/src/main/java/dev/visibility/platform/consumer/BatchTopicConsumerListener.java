@@ -31,8 +31,10 @@ import reactor.core.publisher.Mono;
  * call, then sends the poison ones to the dead-letter topic and waits for the broker's
  * acknowledgement; only then are the offsets committed. A failure of the handler is thrown to the
  * container, which tries the whole batch again with the consumer paused (transient failures for as
- * long as they last); after {@code unexpectedRetries} unexpected failures of the same batch its
- * records are dead-lettered with the failure's class as the reason, so that the partitions move on.
+ * long as they last); after {@code unexpectedRetries} unexpected failures of the same batch (at once
+ * for a failure classified as poison) an idempotent consumer applies its records one at a time and
+ * dead-letters those that fail alone, and any other consumer dead-letters the batch's records, with
+ * the failure's class as the reason, so that the partitions move on.
  */
 final class BatchTopicConsumerListener<T extends ConsumedRecord> implements BatchMessageListener<String, String> {
 
@@ -107,12 +109,35 @@ final class BatchTopicConsumerListener<T extends ConsumedRecord> implements Batc
             if (!giveUp(batch, failure)) {
                 throw failure;
             }
-            log.error("A batch of {} from {}-{}@{} failed {} times ({}); its records go to {}", batch.size(),
-                    batch.get(0).topic(), batch.get(0).partition(), batch.get(0).offset(), unexpectedFailures,
-                    failure.getClass().getName(), consumer.deadLetterTopic());
-            String reason = Failures.reason(failure);
-            poison.clear();
-            batch.forEach(consumed -> poison.put(consumed, reason));
+            if (consumer.isIdempotent() && valid.size() > 1) {
+                // which record is it? Each alone: only those that cannot apply are dead-lettered (a
+                // transient failure on the way throws, and the batch is read again: the records applied
+                // alone by then are skipped by their claims)
+                log.warn("A batch of {} from {}-{}@{} failed {} times ({}); its records are applied one at a time",
+                        batch.size(), batch.get(0).topic(), batch.get(0).partition(), batch.get(0).offset(),
+                        unexpectedFailures, failure.getClass().getName());
+                for (int i = 0; i < valid.size(); i++) {
+                    try {
+                        Failures.blockRethrowingErrors(apply(List.of(valid.get(i))).timeout(consumer.timeout())
+                                .contextWrite(context -> context.put(Traced.CONTEXT_KEY, traces)));
+                    } catch (RuntimeException alone) {
+                        if (Failures.classify(alone) == Failures.Kind.TRANSIENT) {
+                            throw alone;
+                        }
+                        ConsumerRecord<String, String> consumed = validConsumed.get(i);
+                        log.warn("Record {}-{}@{} cannot apply ({}); it goes to {}", consumed.topic(), consumed.partition(),
+                                consumed.offset(), Failures.reason(alone), consumer.deadLetterTopic());
+                        poison.put(consumed, Failures.reason(alone));
+                    }
+                }
+            } else {
+                log.error("A batch of {} from {}-{}@{} failed {} times ({}); its records go to {}", batch.size(),
+                        batch.get(0).topic(), batch.get(0).partition(), batch.get(0).offset(), unexpectedFailures,
+                        failure.getClass().getName(), consumer.deadLetterTopic());
+                String reason = Failures.reason(failure);
+                poison.clear();
+                batch.forEach(consumed -> poison.put(consumed, reason));
+            }
         }
         deadLetter(poison);
         failingBatch = null;

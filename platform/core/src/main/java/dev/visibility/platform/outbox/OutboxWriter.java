@@ -1,7 +1,10 @@
 package dev.visibility.platform.outbox;
 
+import java.util.List;
 import java.util.UUID;
 
+import dev.visibility.platform.consumer.Traced;
+import dev.visibility.platform.db.ArrayLiterals;
 import dev.visibility.platform.events.PublicEvent;
 import dev.visibility.platform.events.Topics;
 import dev.visibility.platform.tracing.TraceContexts;
@@ -57,5 +60,44 @@ public class OutboxWriter {
     /** Appends a customer-visible event to {@code public.events}, keyed by project. */
     public Mono<Void> append(PublicEvent<?> event) {
         return append(Topics.PUBLIC_EVENTS, event.projectId(), event.eventId(), event.event(), event);
+    }
+
+    /**
+     * Appends customer-visible events, in this order, with one statement: for a batch consumer that
+     * makes events for many records at once. Each event continues the trace of the record it came
+     * from ({@link Traced#traceparent()}, the record's header: a new trace when null), as
+     * {@link #append(PublicEvent)} continues the current one.
+     */
+    public Mono<Void> appendAll(List<Traced<PublicEvent<?>>> events) {
+        if (events.isEmpty()) {
+            return Mono.empty();
+        }
+        ArrayLiterals.Column ids = new ArrayLiterals.Column(events.size(), 37);
+        ArrayLiterals.Column keys = new ArrayLiterals.Column(events.size(), 38);
+        ArrayLiterals.Column types = new ArrayLiterals.Column(events.size(), 24);
+        ArrayLiterals.Column payloads = new ArrayLiterals.Column(events.size(), 600);
+        ArrayLiterals.Column traceparents = new ArrayLiterals.Column(events.size(), 58);
+        for (Traced<PublicEvent<?>> traced : events) {
+            PublicEvent<?> event = traced.record();
+            ids.uuid(event.eventId());
+            keys.text(event.projectId());
+            types.text(event.event());
+            payloads.text(mapper.writeValueAsString(event));
+            traceparents.text(traces.captureUnder("outbox.append", traced.traceparent()));
+        }
+        // WITH ORDINALITY ... ORDER BY: the rows take their ids (the relay's order) in the list's order
+        return db.sql("""
+                INSERT INTO outbox (event_id, topic, message_key, event_type, payload, traceparent)
+                SELECT id, :topic, message_key, event_type, payload, traceparent
+                FROM unnest(:ids::uuid[], :keys::text[], :types::text[], :payloads::text[], :traceparents::text[])
+                    WITH ORDINALITY AS e (id, message_key, event_type, payload, traceparent, n)
+                ORDER BY n""")
+                .bind("topic", Topics.PUBLIC_EVENTS)
+                .bind("ids", ids.literal())
+                .bind("keys", keys.literal())
+                .bind("types", types.literal())
+                .bind("payloads", payloads.literal())
+                .bind("traceparents", traceparents.literal())
+                .then();
     }
 }

@@ -85,6 +85,24 @@ public final class TraceContexts {
         return Observation.createNotStarted(name, () -> receiver, registry);
     }
 
+    /**
+     * The {@code traceparent} of a new producer span ({@code name}) in the trace of a consumed
+     * record: under a consumer span whose parent is the record's {@code traceparent} (null or not a
+     * W3C value: a new trace); null when tracing is off. For work a batch consumer does for each of
+     * its records, where no record's observation is current.
+     */
+    public @Nullable String captureUnder(String name, @Nullable String traceparent) {
+        if (registry.isNoop()) {
+            return null;
+        }
+        Observation consumed = continuing(name + ".record", traceparent).start();
+        try {
+            return capture(name, consumed);
+        } finally {
+            consumed.stop();
+        }
+    }
+
     /** The observation of a Reactor context, else {@code fallback}. */
     public static @Nullable Observation current(ContextView context, @Nullable Observation fallback) {
         Object inContext = context.getOrDefault(ObservationThreadLocalAccessor.KEY, null);
