@@ -7,10 +7,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.stream.Stream;
 
 import dev.visibility.platform.consumer.DeadLetters;
 import dev.visibility.platform.events.Topics;
 import dev.visibility.platform.events.TrackingRunCompleted;
+import dev.visibility.platform.testing.TestKafka;
+import dev.visibility.platform.tracing.TraceContexts;
 import dev.visibility.visibility.support.Runs;
 import dev.visibility.platform.testing.JsonShapes;
 import dev.visibility.visibility.support.TopicRecorder;
@@ -129,6 +132,52 @@ class TrackingRunEventsTest extends VisibilityTest {
         // the next run's previous metrics are the latest run's, not the late one's
         assertThat(data(events.get(4)).get("previousMetrics")).isEqualTo(Map.of("visibilityScore", 100.0,
                 "citationCount", 8, "brandMentionCount", 12, "sampleCount", 4, "capturedOn", "2026-11-10"));
+    }
+
+    @Test
+    void runsConsumedTogetherEmitWhatEachEmitsAloneInTheirRecordsTrace() {
+        UUID project = UUID.randomUUID();
+        UUID other = UUID.randomUUID();
+        TrackingRunCompleted first = Runs.completed(project, "acct", DAY, 4, 1);
+        TrackingRunCompleted third = Runs.completed(project, "acct", DAY.plusDays(2), 4, 4);
+        TrackingRunCompleted second = Runs.completed(project, "acct", DAY.plusDays(1), 4, 2);
+        TrackingRunCompleted failed = Runs.run(project, "acct", DAY.plusDays(3), TrackingRunCompleted.FAILED, 0, 0);
+        TrackingRunCompleted fourth = Runs.completed(project, "acct", DAY.plusDays(4), 2, 1);
+        TrackingRunCompleted otherRun = Runs.completed(other, "acct", DAY.plusDays(9), 2, 2);
+        String trace = "00-" + UUID.randomUUID().toString().replace("-", "") + "-00f067aa0ba902b7-01";
+        // sent together, acknowledged together: the consumer reads them in one poll (or a few), and each
+        // run is decided as if the ones before it had been applied alone: the second arrives after the
+        // third (out of order), the third again under a new eventId (a duplicate run), the first again
+        // (a duplicate event)
+        TestKafka.publish(Topics.TRACKING_RUNS, project.toString(), Stream.of(first, third, second, Runs.republished(third),
+                failed, first, fourth).map(mapper::writeValueAsString).toList(), Map.of("traceparent", trace));
+        publish(Topics.TRACKING_RUNS, other.toString(), otherRun);
+
+        List<Map<String, Object>> events = publicEventsThrough(project, e -> "visibility.changed".equals(e.get("event"))
+                && fourth.runId().toString().equals(data(e).get("runId")));
+        assertThat(events).extracting(e -> e.get("event") + " " + data(e).get("runId")).containsExactly(
+                "search-tracking.completed " + first.runId(), "visibility.changed " + first.runId(),
+                "search-tracking.completed " + third.runId(), "visibility.changed " + third.runId(),
+                "search-tracking.completed " + second.runId(),
+                "search-tracking.completed " + failed.runId(),
+                "search-tracking.completed " + fourth.runId(), "visibility.changed " + fourth.runId());
+        assertThat(data(events.get(1))).containsEntry("previousMetrics", null);
+        // spec 6.2: the previous run in capture order: the third's is the first, the fourth's the third
+        assertThat(data(events.get(3)).get("previousMetrics")).isEqualTo(Map.of("visibilityScore", 25.0,
+                "citationCount", 2, "brandMentionCount", 3, "sampleCount", 4, "capturedOn", "2026-11-10"));
+        assertThat(data(events.get(7)).get("previousMetrics")).isEqualTo(Map.of("visibilityScore", 100.0,
+                "citationCount", 8, "brandMentionCount", 12, "sampleCount", 4, "capturedOn", "2026-11-12"));
+        assertThat(data(events.get(7)).get("metrics")).isEqualTo(Map.of("visibilityScore", 50.0, "citationCount", 2,
+                "brandMentionCount", 3, "sampleCount", 2));
+        assertThat(data(publicEvents(other, 2).get(1))).containsEntry("previousMetrics", null);
+
+        assertThat(count("SELECT count(*) FROM tracking_runs WHERE project_id = $1", project)).isEqualTo(5);
+        assertThat(count("SELECT count(*) FROM responses WHERE project_id = $1", project)).isEqualTo(14);
+        // every event continues the trace of the record it came from
+        String traceId = trace.substring(3, 35);
+        assertThat(TopicRecorder.of(Topics.PUBLIC_EVENTS).await(r -> project.toString().equals(r.key()), 8, WAIT))
+                .extracting(r -> TraceContexts.traceId(TraceContexts.traceparent(r.headers())))
+                .containsOnly(traceId);
     }
 
     @Test

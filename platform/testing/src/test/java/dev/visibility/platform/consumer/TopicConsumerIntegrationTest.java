@@ -302,6 +302,26 @@ class TopicConsumerIntegrationTest {
     }
 
     @Test
+    void anIdempotentBatchThatKeepsFailingIsAppliedOneRecordAtATimeAndOnlyTheFailingRecordIsDeadLettered() {
+        String key = UUID.randomUUID().toString();
+        String before = "before-" + key;
+        String bug = "bug-" + key;
+        String after = "after-" + key;
+        String bugJson = json(UUID.randomUUID(), bug, 1);
+        TestKafka.publish(IDEMPOTENT_BATCH_TOPIC, key, json(UUID.randomUUID(), before, 1), bugJson,
+                json(UUID.randomUUID(), after, 1));
+
+        List<ConsumerRecord<String, String>> dead = TestKafka.awaitRecords(DeadLetters.topic(IDEMPOTENT_BATCH_TOPIC),
+                r -> key.equals(r.key()), 1, WITHIN);
+        assertThat(dead).extracting(ConsumerRecord::value).containsExactly(bugJson);
+        assertThat(dead).extracting(TopicConsumerIntegrationTest::reason)
+                .containsExactly("failed repeatedly: java.lang.IllegalStateException");
+        await().atMost(WITHIN).until(() -> handledNames().containsAll(List.of(before, after)));
+        // the records around it applied once each, whichever polls the three came in
+        assertThat(handledNames()).containsOnlyOnce(before, after).doesNotContain(bug);
+    }
+
+    @Test
     void anIdempotentBatchConsumerAppliesEachEventIdOnceAcrossBatchesAndWithinOne() {
         String key = UUID.randomUUID().toString();
         UUID eventId = UUID.randomUUID();

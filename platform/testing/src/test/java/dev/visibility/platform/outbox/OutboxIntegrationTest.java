@@ -11,11 +11,13 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import dev.visibility.platform.consumer.Traced;
 import dev.visibility.platform.events.EventName;
 import dev.visibility.platform.events.PublicEvent;
 import dev.visibility.platform.events.SearchTrackingCompleted;
 import dev.visibility.platform.events.Topics;
 import dev.visibility.platform.testing.TestKafka;
+import dev.visibility.platform.tracing.TraceContexts;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -102,6 +104,37 @@ class OutboxIntegrationTest extends OutboxTestSupport {
         } finally {
             relay.stop();
         }
+    }
+
+    @Test
+    void appendAllStoresTheEventsInTheirOrderWithTheExactBytesOfEachAndTheTraceOfItsRecord() {
+        String project = UUID.randomUUID().toString();
+        // texts an array literal must escape: quotes, backslashes, braces, commas, non-ASCII
+        List<PublicEvent<?>> events = List.of(
+                PublicEvent.of(EventName.SEARCH_TRACKING_COMPLETED, project, "acct-1",
+                        new SearchTrackingCompleted("run \"1\", {a,b} \\ é ✓", "completed")),
+                PublicEvent.of(EventName.SEARCH_TRACKING_COMPLETED, project, "acct-1", new SearchTrackingCompleted("run-2", "failed")),
+                PublicEvent.of(EventName.SEARCH_TRACKING_COMPLETED, project, "acct-1", new SearchTrackingCompleted("", "completed")));
+        String trace = "00-" + UUID.randomUUID().toString().replace("-", "") + "-00f067aa0ba902b7-01";
+        tx().transactional(writer.appendAll(List.of(new Traced<>(events.get(0), trace), new Traced<>(events.get(1), null),
+                new Traced<>(events.get(2), trace)))).block();
+
+        List<Map<String, Object>> rows = db.sql("""
+                SELECT event_id, topic, message_key, event_type, payload, traceparent FROM outbox
+                WHERE message_key = :key ORDER BY id""").bind("key", project)
+                .fetch().all().collectList().block();
+        assertThat(rows).extracting(row -> row.get("event_id")).containsExactly(events.stream().map(PublicEvent::eventId).toArray());
+        assertThat(rows).extracting(row -> row.get("topic")).containsOnly(Topics.PUBLIC_EVENTS);
+        assertThat(rows).extracting(row -> row.get("event_type")).containsOnly("search-tracking.completed");
+        JsonMapper json = JsonMapper.builder().build();
+        for (int i = 0; i < events.size(); i++) {
+            assertThat(json.readTree((String) rows.get(i).get("payload"))).isEqualTo(json.valueToTree(events.get(i)));
+        }
+        assertThat(rows.get(0).get("payload").toString()).contains("run \\\"1\\\", {a,b} \\\\ é ✓");
+        // with tracing on, the row of a record with a traceparent is in that trace; without one, a trace of its own
+        assertThat(TraceContexts.traceId((String) rows.get(0).get("traceparent"))).isEqualTo(trace.substring(3, 35));
+        assertThat(TraceContexts.traceId((String) rows.get(2).get("traceparent"))).isEqualTo(trace.substring(3, 35));
+        assertThat(TraceContexts.traceId((String) rows.get(1).get("traceparent"))).isNotNull().isNotEqualTo(trace.substring(3, 35));
     }
 
     @Test
