@@ -40,8 +40,7 @@ public class AgentPicksIngestion {
                     Column.of(String.class), Column.of(Integer.class), Column.of(Instant.class), Column.of(Double.class),
                     Column.jsonb(), Column.of(String.class), Column.jsonb(), Column.of(String.class),
                     Column.of(String.class), Column.of(Integer.class), Column.of(Boolean.class), Column.of(String.class),
-                    Column.of(String.class), Column.of(String.class)),
-            200);
+                    Column.of(String.class), Column.of(String.class)));
 
     private final DatabaseClient db;
     private final TransactionalOperator tx;

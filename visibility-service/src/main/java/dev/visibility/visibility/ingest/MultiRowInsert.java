@@ -1,67 +1,95 @@
 package dev.visibility.visibility.ingest;
 
-import java.util.ArrayList;
-import java.util.HashMap;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 
-import io.r2dbc.spi.Parameters;
-
+import dev.visibility.platform.db.ArrayLiterals;
 import org.springframework.r2dbc.core.DatabaseClient;
-import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
- * Inserts many rows with few round trips: multi-row {@code VALUES} statements of at most
- * {@code rowsPerStatement} rows, executed one after the other in the caller's transaction.
- *
- * @param head    {@code INSERT INTO t (a, b, c)}
- * @param tail    what follows the values, for example {@code ON CONFLICT DO NOTHING}
- * @param columns the type of each column's values (for binding nulls) and an optional SQL cast
+ * Inserts many rows with one statement: each column's values as one array parameter (a PostgreSQL
+ * array literal, {@link ArrayLiterals}), spread into rows by {@code unnest}, so that the statement's
+ * text and its parameters are the same whatever the number of rows. With a parameter per value (a
+ * multi-row {@code VALUES}), a tracking run of 24 samples had 360 parameters, each named, parsed,
+ * bound and encoded one by one: more work than everything else the ingestion does
+ * (bench/TrackingRunBench.md).
  */
-public record MultiRowInsert(String head, String tail, List<Column> columns, int rowsPerStatement) {
+public final class MultiRowInsert {
 
-    /** @param cast appended to the placeholder, for example {@code ::jsonb}; empty for none */
-    public record Column(Class<?> type, String cast) {
+    /** The array types of the column types a statement may use. */
+    private static final Map<Class<?>, String> ARRAY_TYPES = Map.of(UUID.class, "uuid[]", String.class, "text[]",
+            Instant.class, "timestamptz[]", Boolean.class, "boolean[]", Integer.class, "int[]", Long.class, "bigint[]",
+            Double.class, "float8[]");
+
+    /** A column: the Java type of its values and the PostgreSQL array type its parameter is cast to. */
+    public record Column(Class<?> type, String arrayType) {
 
         public static Column of(Class<?> type) {
-            return new Column(type, "");
+            String arrayType = ARRAY_TYPES.get(type);
+            if (arrayType == null) {
+                throw new IllegalArgumentException("No array type for " + type.getName());
+            }
+            return new Column(type, arrayType);
         }
 
+        /** JSON text, stored as {@code jsonb}. */
         public static Column jsonb() {
-            return new Column(String.class, "::jsonb");
+            return new Column(String.class, "jsonb[]");
         }
     }
 
-    /** Inserts the rows (each an array in column order) and answers how many were inserted. */
+    private final List<Column> columns;
+    private final String sql;
+
+    /**
+     * @param head    {@code INSERT INTO t (a, b, c)}
+     * @param tail    what follows the rows, for example {@code ON CONFLICT DO NOTHING}
+     * @param columns the columns of {@code head}, in its order
+     */
+    public MultiRowInsert(String head, String tail, List<Column> columns) {
+        this.columns = List.copyOf(columns);
+        StringBuilder sql = new StringBuilder(head).append(" SELECT * FROM unnest(");
+        for (int c = 0; c < columns.size(); c++) {
+            sql.append(c == 0 ? "" : ", ").append(":c").append(c).append("::").append(columns.get(c).arrayType());
+        }
+        this.sql = sql.append(") ").append(tail).toString();
+    }
+
+    /** Inserts the rows (each an array of values in column order, null for NULL) and answers how many were inserted. */
     public Mono<Long> execute(DatabaseClient db, List<Object[]> rows) {
         if (rows.isEmpty()) {
             return Mono.just(0L);
         }
-        List<List<Object[]>> chunks = new ArrayList<>();
-        for (int i = 0; i < rows.size(); i += rowsPerStatement) {
-            chunks.add(rows.subList(i, Math.min(rows.size(), i + rowsPerStatement)));
+        ArrayLiterals.Column[] values = new ArrayLiterals.Column[columns.size()];
+        for (int c = 0; c < values.length; c++) {
+            values[c] = new ArrayLiterals.Column(rows.size(), 24);
         }
-        return Flux.fromIterable(chunks).concatMap(chunk -> statement(db, chunk).fetch().rowsUpdated())
-                .reduce(0L, Long::sum);
+        for (Object[] row : rows) {
+            for (int c = 0; c < values.length; c++) {
+                append(values[c], row[c]);
+            }
+        }
+        DatabaseClient.GenericExecuteSpec spec = db.sql(sql);
+        for (int c = 0; c < values.length; c++) {
+            spec = spec.bind("c" + c, values[c].literal());
+        }
+        return spec.fetch().rowsUpdated();
     }
 
-    private DatabaseClient.GenericExecuteSpec statement(DatabaseClient db, List<Object[]> chunk) {
-        StringBuilder sql = new StringBuilder(head).append(" VALUES ");
-        // all values bound in one call: each bind(name, value) copies the bindings made so far, which for
-        // the thousands of values of a statement cost more than everything else an ingestion does
-        Map<String, Object> values = new HashMap<>(chunk.size() * columns.size() * 4 / 3 + 1);
-        for (int r = 0; r < chunk.size(); r++) {
-            Object[] row = chunk.get(r);
-            sql.append(r == 0 ? "(" : ", (");
-            for (int c = 0; c < columns.size(); c++) {
-                String name = "r" + r + "c" + c;
-                sql.append(c == 0 ? ":" : ", :").append(name).append(columns.get(c).cast());
-                values.put(name, row[c] == null ? Parameters.in(columns.get(c).type()) : row[c]);
-            }
-            sql.append(')');
+    private static void append(ArrayLiterals.Column column, Object value) {
+        if (value == null) {
+            column.none();
+        } else if (value instanceof UUID uuid) {
+            column.uuid(uuid);
+        } else if (value instanceof Integer || value instanceof Long) {
+            column.number(((Number) value).longValue());
+        } else {
+            // Instant's ISO 8601 (…T…Z), Boolean's true/false and Double's digits (NaN, Infinity included)
+            // are texts PostgreSQL's input functions read as timestamptz, boolean and float8
+            column.text(value.toString());
         }
-        sql.append(' ').append(tail);
-        return db.sql(sql.toString()).bindValues(values);
     }
 }

@@ -63,8 +63,7 @@ public class TrackingRunIngestion {
             List.of(Column.of(UUID.class), Column.of(UUID.class), Column.of(UUID.class), Column.of(UUID.class),
                     Column.of(String.class), Column.of(String.class), Column.of(String.class), Column.of(Instant.class),
                     Column.of(Instant.class), Column.of(Boolean.class), Column.jsonb(), Column.of(Integer.class),
-                    Column.jsonb(), Column.jsonb(), Column.of(Boolean.class)),
-            200);
+                    Column.jsonb(), Column.jsonb(), Column.of(Boolean.class)));
 
     /** A run's place in capture order; runIds compare as PostgreSQL compares uuids (unsigned, byte by byte). */
     static final Comparator<Latest> CAPTURE_ORDER = Comparator.comparing(Latest::capturedOn)
