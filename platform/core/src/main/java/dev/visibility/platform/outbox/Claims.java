@@ -2,6 +2,8 @@ package dev.visibility.platform.outbox;
 
 import java.util.Objects;
 
+import org.springframework.r2dbc.core.DatabaseClient;
+
 /**
  * Where a consumer claims the eventIds of the records it applies (DESIGN.md: consumers are
  * idempotent by eventId), in the transaction that applies them ({@link ProcessedEvents}): the shared
@@ -35,5 +37,26 @@ public record Claims(String table, String consumer) {
     /** Whether the claims are in a table of the service's own rather than in {@code processed_events}. */
     public boolean ownTable() {
         return consumer == null;
+    }
+
+    /**
+     * The statement that claims the ids {@code source} yields as {@code id} (a {@code FROM} item, for
+     * example {@code unnest(:eventIds::uuid[]) AS ids (id)}); it inserts only the unclaimed ones.
+     */
+    String insert(String source) {
+        return ownTable()
+                ? "INSERT INTO %s (event_id) SELECT id FROM %s ON CONFLICT DO NOTHING".formatted(table, source)
+                : "INSERT INTO %s (consumer, event_id) SELECT :consumer, id FROM %s ON CONFLICT DO NOTHING".formatted(table, source);
+    }
+
+    /** The statement that reads which of {@code :eventIds} the current transaction claimed. */
+    String claimedHere() {
+        return "SELECT event_id FROM %s WHERE %s event_id = ANY(:eventIds::uuid[]) AND xmin = pg_current_xact_id()::xid"
+                .formatted(table, ownTable() ? "" : "consumer = :consumer AND");
+    }
+
+    /** {@code spec} with the consumer's name bound, where the statements name it. */
+    DatabaseClient.GenericExecuteSpec bind(DatabaseClient.GenericExecuteSpec spec) {
+        return ownTable() ? spec : spec.bind("consumer", consumer);
     }
 }

@@ -27,10 +27,7 @@ public class ProcessedEvents {
      * was not claimed before (false: the record was applied already and must be skipped).
      */
     public Mono<Boolean> claim(Claims claims, UUID eventId) {
-        String insert = claims.ownTable()
-                ? "INSERT INTO %s (event_id) VALUES (:eventId) ON CONFLICT DO NOTHING"
-                : "INSERT INTO %s (consumer, event_id) VALUES (:consumer, :eventId) ON CONFLICT DO NOTHING";
-        return withConsumer(db.sql(insert.formatted(claims.table())), claims)
+        return claims.bind(db.sql(claims.insert("(VALUES (:eventId)) AS ids (id)")))
                 .bind("eventId", eventId)
                 .fetch()
                 .rowsUpdated()
@@ -50,10 +47,7 @@ public class ProcessedEvents {
             return Mono.just(distinct);
         }
         UUID[] ids = distinct.toArray(UUID[]::new);
-        String insert = claims.ownTable()
-                ? "INSERT INTO %s (event_id) SELECT id FROM unnest(:eventIds::uuid[]) AS ids(id) ON CONFLICT DO NOTHING"
-                : "INSERT INTO %s (consumer, event_id) SELECT :consumer, id FROM unnest(:eventIds::uuid[]) AS ids(id) ON CONFLICT DO NOTHING";
-        return withConsumer(db.sql(insert.formatted(claims.table())), claims)
+        return claims.bind(db.sql(claims.insert("unnest(:eventIds::uuid[]) AS ids (id)")))
                 .bind("eventIds", ArrayLiterals.uuids(ids))
                 .fetch()
                 .rowsUpdated() // the rows inserted: those that conflicted are not counted
@@ -62,17 +56,11 @@ public class ProcessedEvents {
 
     /** Those of {@code ids} whose claim this transaction wrote. */
     private Mono<Set<UUID>> claimedHere(Claims claims, UUID[] ids) {
-        String select = "SELECT event_id FROM %s WHERE %s event_id = ANY(:eventIds::uuid[]) AND xmin = pg_current_xact_id()::xid"
-                .formatted(claims.table(), claims.ownTable() ? "" : "consumer = :consumer AND");
-        return withConsumer(db.sql(select), claims)
+        return claims.bind(db.sql(claims.claimedHere()))
                 .bind("eventIds", ids)
                 .map(row -> row.get("event_id", UUID.class))
                 .all()
                 .collect(HashSet<UUID>::new, Set::add)
                 .map(claimed -> (Set<UUID>) claimed);
-    }
-
-    private static DatabaseClient.GenericExecuteSpec withConsumer(DatabaseClient.GenericExecuteSpec spec, Claims claims) {
-        return claims.ownTable() ? spec : spec.bind("consumer", claims.consumer());
     }
 }
