@@ -13,7 +13,6 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -93,12 +92,7 @@ public final class TrafficBench {
         int paths = arg(args, 4, 50_000);
         long hits = args.length > 5 ? Long.parseLong(args[5]) : 10_000_000L;
 
-        Map<String, Object> properties = new HashMap<>(SharedInfrastructure.springProperties());
-        properties.put("server.port", "0");
-        properties.put("logging.level.root", "WARN");
-        properties.put("management.server.port", "-1");
-        String[] arguments = properties.entrySet().stream().map(e -> "--" + e.getKey() + "=" + e.getValue())
-                .toArray(String[]::new);
+        String[] arguments = SharedInfrastructure.benchArguments();
         ConfigurableApplicationContext context = new SpringApplicationBuilder(TrafficServiceApplication.class).run(arguments);
         String base = "http://127.0.0.1:" + context.getEnvironment().getProperty("local.server.port");
         String sharedBuffers;

@@ -1,8 +1,12 @@
 package dev.visibility.visibility.ingest;
 
 import java.time.Instant;
+import java.time.LocalDate;
+import java.math.BigDecimal;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 
 import dev.visibility.platform.db.ArrayLiterals;
@@ -21,8 +25,8 @@ public final class MultiRowInsert {
 
     /** The array types of the column types a statement may use. */
     private static final Map<Class<?>, String> ARRAY_TYPES = Map.of(UUID.class, "uuid[]", String.class, "text[]",
-            Instant.class, "timestamptz[]", Boolean.class, "boolean[]", Integer.class, "int[]", Long.class, "bigint[]",
-            Double.class, "float8[]");
+            Instant.class, "timestamptz[]", LocalDate.class, "date[]", Boolean.class, "boolean[]", Integer.class, "int[]",
+            Long.class, "bigint[]", Double.class, "float8[]", BigDecimal.class, "numeric[]");
 
     /** A column: the Java type of its values and the PostgreSQL array type its parameter is cast to. */
     public record Column(Class<?> type, String arrayType) {
@@ -60,9 +64,21 @@ public final class MultiRowInsert {
 
     /** Inserts the rows (each an array of values in column order, null for NULL) and answers how many were inserted. */
     public Mono<Long> execute(DatabaseClient db, List<Object[]> rows) {
+        return rows.isEmpty() ? Mono.just(0L) : statement(db, rows).fetch().rowsUpdated();
+    }
+
+    /**
+     * Inserts the rows and answers the {@code column} of each row inserted (the statement's tail ends
+     * with {@code RETURNING column}).
+     */
+    public <T> Mono<Set<T>> inserted(DatabaseClient db, List<Object[]> rows, String column, Class<T> type) {
         if (rows.isEmpty()) {
-            return Mono.just(0L);
+            return Mono.just(new HashSet<>());
         }
+        return statement(db, rows).map(row -> row.get(column, type)).all().collect(HashSet::new, Set::add);
+    }
+
+    private DatabaseClient.GenericExecuteSpec statement(DatabaseClient db, List<Object[]> rows) {
         ArrayLiterals.Column[] values = new ArrayLiterals.Column[columns.size()];
         for (int c = 0; c < values.length; c++) {
             values[c] = new ArrayLiterals.Column(rows.size(), 24);
@@ -76,7 +92,7 @@ public final class MultiRowInsert {
         for (int c = 0; c < values.length; c++) {
             spec = spec.bind("c" + c, values[c].literal());
         }
-        return spec.fetch().rowsUpdated();
+        return spec;
     }
 
     private static void append(ArrayLiterals.Column column, Object value) {
@@ -87,8 +103,9 @@ public final class MultiRowInsert {
         } else if (value instanceof Integer || value instanceof Long) {
             column.number(((Number) value).longValue());
         } else {
-            // Instant's ISO 8601 (…T…Z), Boolean's true/false and Double's digits (NaN, Infinity included)
-            // are texts PostgreSQL's input functions read as timestamptz, boolean and float8
+            // Instant's ISO 8601 (…T…Z), LocalDate's, Boolean's true/false, Double's digits (NaN, Infinity
+            // included) and BigDecimal's are texts PostgreSQL's input functions read as timestamptz, date,
+            // boolean, float8 and numeric
             column.text(value.toString());
         }
     }

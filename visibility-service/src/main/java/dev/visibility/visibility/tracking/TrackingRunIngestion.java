@@ -8,13 +8,11 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
-import java.util.stream.Collectors;
 
 import dev.visibility.platform.consumer.Traced;
 import dev.visibility.platform.db.ArrayLiterals;
@@ -55,6 +53,14 @@ public class TrackingRunIngestion {
 
     /** What applying a record did. */
     public enum Outcome { LATEST, OUT_OF_ORDER, FAILED_RUN, DUPLICATE_RUN }
+
+    private static final MultiRowInsert RUNS = new MultiRowInsert("""
+            INSERT INTO tracking_runs (run_id, project_id, account_id, final_status, captured_on, started_at,
+                completed_at, sample_count, visible_sample_count, citation_count, brand_mention_count, visibility_score)""",
+            "ON CONFLICT (run_id) DO NOTHING RETURNING run_id",
+            List.of(Column.of(UUID.class), Column.of(UUID.class), Column.of(String.class), Column.of(String.class),
+                    Column.of(LocalDate.class), Column.of(Instant.class), Column.of(Instant.class), Column.of(Integer.class),
+                    Column.of(Integer.class), Column.of(Integer.class), Column.of(Integer.class), Column.of(BigDecimal.class)));
 
     private static final MultiRowInsert RESPONSES = new MultiRowInsert("""
             INSERT INTO responses (execution_id, run_id, project_id, prompt_id, platform, prompt_text, answer_text,
@@ -185,58 +191,16 @@ public class TrackingRunIngestion {
 
     /** The run ids inserted (a run id stored before is not). */
     private Mono<Set<UUID>> insertRuns(Collection<Traced<TrackingRunCompleted>> runs) {
-        int n = runs.size();
-        ArrayLiterals.Column runIds = new ArrayLiterals.Column(n, 37);
-        ArrayLiterals.Column projectIds = new ArrayLiterals.Column(n, 37);
-        ArrayLiterals.Column accounts = new ArrayLiterals.Column(n, 16);
-        ArrayLiterals.Column statuses = new ArrayLiterals.Column(n, 10);
-        ArrayLiterals.Column capturedOn = new ArrayLiterals.Column(n, 12);
-        ArrayLiterals.Column startedAt = new ArrayLiterals.Column(n, 30);
-        ArrayLiterals.Column completedAt = new ArrayLiterals.Column(n, 30);
-        ArrayLiterals.Column samples = new ArrayLiterals.Column(n, 4);
-        ArrayLiterals.Column visible = new ArrayLiterals.Column(n, 4);
-        ArrayLiterals.Column citations = new ArrayLiterals.Column(n, 4);
-        ArrayLiterals.Column mentions = new ArrayLiterals.Column(n, 4);
-        ArrayLiterals.Column scores = new ArrayLiterals.Column(n, 6);
+        List<Object[]> rows = new ArrayList<>(runs.size());
         for (Traced<TrackingRunCompleted> traced : runs) {
             TrackingRunCompleted run = traced.record();
             RunMetrics metrics = RunMetrics.of(run.samples());
-            runIds.uuid(run.runId());
-            projectIds.uuid(run.projectId());
-            accounts.text(run.accountId());
-            statuses.text(run.finalStatus());
-            capturedOn.text(run.capturedOn().toString());
-            startedAt.text(run.startedAt() == null ? null : micros(run.startedAt()).toString());
-            completedAt.text(micros(run.completedAt()).toString());
-            samples.number(metrics.sampleCount());
-            visible.number(metrics.visibleSampleCount());
-            citations.number(metrics.citationCount());
-            mentions.number(metrics.brandMentionCount());
-            scores.text(metrics.visibilityScore().toPlainString());
+            rows.add(new Object[] {run.runId(), run.projectId(), run.accountId(), run.finalStatus(), run.capturedOn(),
+                    run.startedAt() == null ? null : micros(run.startedAt()), micros(run.completedAt()),
+                    metrics.sampleCount(), metrics.visibleSampleCount(), metrics.citationCount(),
+                    metrics.brandMentionCount(), metrics.visibilityScore()});
         }
-        return db.sql("""
-                INSERT INTO tracking_runs (run_id, project_id, account_id, final_status, captured_on, started_at,
-                    completed_at, sample_count, visible_sample_count, citation_count, brand_mention_count, visibility_score)
-                SELECT * FROM unnest(:runIds::uuid[], :projectIds::uuid[], :accounts::text[], :statuses::text[],
-                    :capturedOn::date[], :startedAt::timestamptz[], :completedAt::timestamptz[], :samples::int[],
-                    :visible::int[], :citations::int[], :mentions::int[], :scores::numeric[])
-                ON CONFLICT (run_id) DO NOTHING
-                RETURNING run_id""")
-                .bind("runIds", runIds.literal())
-                .bind("projectIds", projectIds.literal())
-                .bind("accounts", accounts.literal())
-                .bind("statuses", statuses.literal())
-                .bind("capturedOn", capturedOn.literal())
-                .bind("startedAt", startedAt.literal())
-                .bind("completedAt", completedAt.literal())
-                .bind("samples", samples.literal())
-                .bind("visible", visible.literal())
-                .bind("citations", citations.literal())
-                .bind("mentions", mentions.literal())
-                .bind("scores", scores.literal())
-                .map(row -> row.get("run_id", UUID.class))
-                .all()
-                .collect(Collectors.toCollection(HashSet::new));
+        return RUNS.inserted(db, rows, "run_id", UUID.class);
     }
 
     private Mono<Long> insertResponses(List<Traced<TrackingRunCompleted>> runs) {

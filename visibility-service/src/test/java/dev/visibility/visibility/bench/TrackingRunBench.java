@@ -8,9 +8,7 @@ import java.time.Duration;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Properties;
 import java.util.UUID;
 
@@ -57,12 +55,7 @@ public final class TrackingRunBench {
     }
 
     private static void bench(int rounds, int projects, int days) throws Exception {
-        Map<String, Object> properties = new HashMap<>(SharedInfrastructure.springProperties());
-        properties.put("server.port", "0");
-        properties.put("logging.level.root", "WARN");
-        properties.put("management.server.port", "-1");
-        String[] arguments = properties.entrySet().stream().map(e -> "--" + e.getKey() + "=" + e.getValue())
-                .toArray(String[]::new);
+        String[] arguments = SharedInfrastructure.benchArguments();
         long starting = System.nanoTime();
         ConfigurableApplicationContext context = new SpringApplicationBuilder(VisibilityServiceApplication.class).run(arguments);
         ObjectMapper mapper = context.getBean(ObjectMapper.class);

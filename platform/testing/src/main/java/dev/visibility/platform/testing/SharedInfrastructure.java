@@ -144,4 +144,17 @@ public final class SharedInfrastructure {
         properties.put("suite.cursor.secret", TestTokens.CURSOR_SECRET);
         return properties;
     }
+
+    /**
+     * For a benchmark that starts a service in its own JVM: {@link #springProperties()} as
+     * command-line arguments (they win over the platform's defaults and application.yml), with a
+     * random HTTP port, no management server, and warnings only in the log.
+     */
+    public static String[] benchArguments() {
+        Map<String, Object> properties = springProperties();
+        properties.put("server.port", "0");
+        properties.put("logging.level.root", "WARN");
+        properties.put("management.server.port", "-1");
+        return properties.entrySet().stream().map(e -> "--" + e.getKey() + "=" + e.getValue()).toArray(String[]::new);
+    }
 }
