@@ -3,7 +3,9 @@ package dev.visibility.visibility.ingest;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.math.BigDecimal;
 import java.time.Instant;
+import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -64,6 +66,29 @@ class MultiRowInsertTest extends VisibilityTest {
             assertThat(stored.get("ratio")).isEqualTo(row[6]);
             assertThat(JSON.readTree((String) stored.get("doc"))).isEqualTo(JSON.readTree((String) row[7]));
         }
+    }
+
+    @Test
+    void insertedAnswersTheIdsOfTheRowsItInsertedWithDatesAndDecimalsUnchanged() {
+        db.sql("CREATE TABLE IF NOT EXISTS multi_row_returning_test (id UUID PRIMARY KEY, day DATE, amount NUMERIC(6,2))")
+                .then().block();
+        MultiRowInsert insert = new MultiRowInsert("INSERT INTO multi_row_returning_test (id, day, amount)",
+                "ON CONFLICT (id) DO NOTHING RETURNING id",
+                List.of(Column.of(UUID.class), Column.of(LocalDate.class), Column.of(BigDecimal.class)));
+        UUID first = UUID.randomUUID();
+        UUID second = UUID.randomUUID();
+        assertThat(insert.inserted(db, List.of(new Object[] {first, LocalDate.of(2026, 2, 28), new BigDecimal("1234.50")},
+                new Object[] {second, null, new BigDecimal("-0.01")}), "id", UUID.class).block())
+                .containsExactlyInAnyOrder(first, second);
+        UUID third = UUID.randomUUID();
+        assertThat(insert.inserted(db, List.of(new Object[] {first, LocalDate.of(2027, 1, 1), BigDecimal.ONE},
+                new Object[] {third, LocalDate.of(1999, 12, 31), new BigDecimal("1E+2")}), "id", UUID.class).block())
+                .containsExactly(third);
+        Map<String, Object> stored = db.sql("SELECT day, amount FROM multi_row_returning_test WHERE id = :id")
+                .bind("id", first).fetch().one().block();
+        assertThat(stored).containsEntry("day", LocalDate.of(2026, 2, 28)).containsEntry("amount", new BigDecimal("1234.50"));
+        assertThat(db.sql("SELECT amount FROM multi_row_returning_test WHERE id = :id").bind("id", third)
+                .map(row -> row.get(0, BigDecimal.class)).one().block()).isEqualByComparingTo("100");
     }
 
     @Test
