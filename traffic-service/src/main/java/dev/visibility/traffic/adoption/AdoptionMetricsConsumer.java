@@ -7,13 +7,16 @@ import dev.visibility.traffic.config.TrafficProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
-/** Consumes {@code adoption.metrics}: each sample stored once per eventId ({@link AdoptionIngestion}). */
+/**
+ * Consumes {@code adoption.metrics} a poll at a time: each sample stored once per eventId, the poll's
+ * samples with two statements in one transaction ({@link AdoptionIngestion}).
+ */
 @Configuration(proxyBeanMethods = false)
 class AdoptionMetricsConsumer {
 
     @Bean
     TopicConsumer<AdoptionMetricSampled> adoptionMetrics(AdoptionIngestion ingestion, TrafficProperties properties) {
-        return TopicConsumer.of(Topics.ADOPTION_METRICS, AdoptionMetricSampled.class, ingestion::apply)
+        return TopicConsumer.batch(Topics.ADOPTION_METRICS, AdoptionMetricSampled.class, ingestion::apply)
                 .idempotent("traffic-service.adoption-metrics")
                 .timeout(properties.ingestTimeout());
     }

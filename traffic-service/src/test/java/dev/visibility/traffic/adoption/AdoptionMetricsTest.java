@@ -71,6 +71,27 @@ class AdoptionMetricsTest extends TrafficTest {
     }
 
     @Test
+    void withinOnePublishTheLaterSampleOfAKeyWinsAsIfAppliedAfterTheEarlierOne() {
+        UUID project = UUID.randomUUID();
+        Instant d1 = ago(Duration.ofDays(1));
+        // sent together (the consumer applies a poll with one statement per table): the later sample of a
+        // key replaces the earlier one's value, and an unconfigured domain takes the later isPrimary
+        publish(Topics.ADOPTION_METRICS, project.toString(), List.of(
+                sample(project, "lib.example", false, "weekly_downloads", "npm", 10, d1),
+                sample(project, "lib.example", true, "weekly_downloads", "npm", 20, d1),
+                sample(project, "other.example", true, "weekly_downloads", "npm", 5, d1),
+                sample(project, "other.example", false, "weekly_downloads", "npm", 6, d1)));
+        await().atMost(WAIT).until(() -> count("SELECT count(*) FROM adoption_samples WHERE project_id = $1", project) == 2
+                && count("SELECT count(*) FROM adoption_samples WHERE project_id = $1 AND value IN (20, 6)", project) == 2);
+
+        Map<String, Object> data = data(project, "/adoption/metrics");
+        assertThat(list(data.get("domains"))).extracting(d -> d.get("domain") + ":" + d.get("isPrimary"))
+                .containsExactlyInAnyOrder("lib.example:true", "other.example:false");
+        assertThat(list(data.get("metrics"))).extracting(m -> m.get("domain") + " " + m.get("value"))
+                .containsExactlyInAnyOrder("lib.example 20", "other.example 6");
+    }
+
+    @Test
     void aProjectWithoutSamplesHasEmptyLists() {
         UUID project = UUID.randomUUID();
         assertThat(data(project, "/adoption/metrics?days=90")).isEqualTo(Map.of("metrics", List.of(), "domains", List.of()));

@@ -1,4 +1,4 @@
-package dev.visibility.visibility.ingest;
+package dev.visibility.platform.db;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -12,8 +12,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
-import dev.visibility.visibility.ingest.MultiRowInsert.Column;
-import dev.visibility.visibility.support.VisibilityTest;
+import dev.visibility.platform.db.MultiRowInsert.Column;
+import dev.visibility.platform.testapp.TestApplication;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.r2dbc.core.DatabaseClient;
+import tools.jackson.databind.json.JsonMapper;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -21,7 +25,13 @@ import org.junit.jupiter.api.Test;
  * array literal must escape, the extremes of numbers, instants with microseconds, booleans, NaN and
  * infinities, JSON; and the conflict clause decides per row.
  */
-class MultiRowInsertTest extends VisibilityTest {
+@SpringBootTest(classes = TestApplication.class)
+class MultiRowInsertIntegrationTest {
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    @Autowired
+    DatabaseClient db;
 
     private static final MultiRowInsert INSERT = new MultiRowInsert(
             "INSERT INTO multi_row_insert_test (id, name, at, flag, small, big, ratio, doc)", "ON CONFLICT (id) DO NOTHING",

@@ -1,4 +1,4 @@
-package dev.visibility.visibility.ingest;
+package dev.visibility.platform.db;
 
 import java.time.Instant;
 import java.time.LocalDate;
@@ -9,7 +9,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 
-import dev.visibility.platform.db.ArrayLiterals;
 import org.springframework.r2dbc.core.DatabaseClient;
 import reactor.core.publisher.Mono;
 
