@@ -89,8 +89,7 @@ final class BatchTopicConsumerListener<T extends ConsumedRecord> implements Batc
         try {
             while (!valid.isEmpty()) {
                 try {
-                    Failures.blockRethrowingErrors(apply(valid).timeout(consumer.timeout())
-                            .contextWrite(context -> context.put(Traced.CONTEXT_KEY, traces)));
+                    applyNow(valid, traces);
                     break;
                 } catch (RuntimeException failure) {
                     // the handler named one record that can never apply: it alone is dead-lettered, the rest tried again
@@ -98,11 +97,8 @@ final class BatchTopicConsumerListener<T extends ConsumedRecord> implements Batc
                     if (named < 0) {
                         throw failure;
                     }
-                    ConsumerRecord<String, String> consumed = validConsumed.remove(named);
                     valid.remove(named);
-                    log.warn("Record {}-{}@{} cannot apply ({}); it goes to {}", consumed.topic(), consumed.partition(),
-                            consumed.offset(), Failures.reason(failure), consumer.deadLetterTopic());
-                    poison.put(consumed, Failures.reason(failure));
+                    cannotApply(validConsumed.remove(named), failure, poison);
                 }
             }
         } catch (RuntimeException failure) {
@@ -118,16 +114,12 @@ final class BatchTopicConsumerListener<T extends ConsumedRecord> implements Batc
                         unexpectedFailures, failure.getClass().getName());
                 for (int i = 0; i < valid.size(); i++) {
                     try {
-                        Failures.blockRethrowingErrors(apply(List.of(valid.get(i))).timeout(consumer.timeout())
-                                .contextWrite(context -> context.put(Traced.CONTEXT_KEY, traces)));
+                        applyNow(List.of(valid.get(i)), traces);
                     } catch (RuntimeException alone) {
                         if (Failures.classify(alone) == Failures.Kind.TRANSIENT) {
                             throw alone;
                         }
-                        ConsumerRecord<String, String> consumed = validConsumed.get(i);
-                        log.warn("Record {}-{}@{} cannot apply ({}); it goes to {}", consumed.topic(), consumed.partition(),
-                                consumed.offset(), Failures.reason(alone), consumer.deadLetterTopic());
-                        poison.put(consumed, Failures.reason(alone));
+                        cannotApply(validConsumed.get(i), alone, poison);
                     }
                 }
             } else {
@@ -142,6 +134,21 @@ final class BatchTopicConsumerListener<T extends ConsumedRecord> implements Batc
         deadLetter(poison);
         failingBatch = null;
         unexpectedFailures = 0;
+    }
+
+    /** Applies the records (claims and handler, in one transaction) and waits for it, within the consumer's time-out. */
+    private void applyNow(List<T> records, Map<Object, String> traces) {
+        Failures.blockRethrowingErrors(apply(records).timeout(consumer.timeout())
+                .contextWrite(context -> context.put(Traced.CONTEXT_KEY, traces)));
+    }
+
+    /** Marks a record that failed alone (or that the handler named) for the dead-letter topic, with the failure's reason. */
+    private void cannotApply(ConsumerRecord<String, String> consumed, RuntimeException failure,
+            Map<ConsumerRecord<String, String>, String> poison) {
+        String reason = Failures.reason(failure);
+        log.warn("Record {}-{}@{} cannot apply ({}); it goes to {}", consumed.topic(), consumed.partition(),
+                consumed.offset(), reason, consumer.deadLetterTopic());
+        poison.put(consumed, reason);
     }
 
     /** The position in {@code valid} of the record a {@link PoisonRecord} among the failure's causes names, or -1. */
