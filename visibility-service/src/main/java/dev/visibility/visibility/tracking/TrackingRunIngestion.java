@@ -110,11 +110,14 @@ public class TrackingRunIngestion {
         for (Traced<TrackingRunCompleted> traced : runs) {
             byRun.putIfAbsent(traced.record().runId(), traced);
         }
+        // each run's metrics once: the run's row and its visibility.changed both carry them
+        Map<UUID, RunMetrics> metrics = new HashMap<>();
+        byRun.forEach((runId, traced) -> metrics.put(runId, RunMetrics.of(traced.record().samples())));
         List<UUID> projects = byRun.values().stream().map(t -> t.record().projectId()).distinct().toList();
         // one project's runs are applied one batch at a time, whatever partition they came from
         return lockProjects(projects)
                 .then(latestRuns(projects))
-                .flatMap(latest -> insertRuns(byRun.values()).flatMap(inserted -> {
+                .flatMap(latest -> insertRuns(byRun.values(), metrics).flatMap(inserted -> {
                     List<Traced<TrackingRunCompleted>> fresh = byRun.values().stream()
                             .filter(t -> inserted.contains(t.record().runId())).toList();
                     List<Outcome> outcomes = new ArrayList<>(runs.size());
@@ -122,14 +125,14 @@ public class TrackingRunIngestion {
                     for (Traced<TrackingRunCompleted> traced : runs) {
                         boolean first = byRun.get(traced.record().runId()) == traced;
                         outcomes.add(first && inserted.contains(traced.record().runId())
-                                ? decide(traced, latest, events) : Outcome.DUPLICATE_RUN);
+                                ? decide(traced, metrics.get(traced.record().runId()), latest, events) : Outcome.DUPLICATE_RUN);
                     }
                     return insertResponses(fresh).then(outbox.appendAll(events)).thenReturn(outcomes);
                 }));
     }
 
     /** The run's events, given its project's latest run so far (which it may become). */
-    private static Outcome decide(Traced<TrackingRunCompleted> traced, Map<UUID, Latest> latest,
+    private static Outcome decide(Traced<TrackingRunCompleted> traced, RunMetrics metrics, Map<UUID, Latest> latest,
             List<Traced<PublicEvent<?>>> events) {
         TrackingRunCompleted run = traced.record();
         String projectId = run.projectId().toString();
@@ -138,7 +141,6 @@ public class TrackingRunIngestion {
         if (!TrackingRunCompleted.COMPLETED.equals(run.finalStatus())) {
             return Outcome.FAILED_RUN;
         }
-        RunMetrics metrics = RunMetrics.of(run.samples());
         Latest candidate = Latest.of(run, metrics);
         Latest previous = latest.get(run.projectId());
         if (previous != null && CAPTURE_ORDER.compare(candidate, previous) < 0) {
@@ -190,15 +192,14 @@ public class TrackingRunIngestion {
     }
 
     /** The run ids inserted (a run id stored before is not). */
-    private Mono<Set<UUID>> insertRuns(Collection<Traced<TrackingRunCompleted>> runs) {
+    private Mono<Set<UUID>> insertRuns(Collection<Traced<TrackingRunCompleted>> runs, Map<UUID, RunMetrics> metrics) {
         List<Object[]> rows = new ArrayList<>(runs.size());
         for (Traced<TrackingRunCompleted> traced : runs) {
             TrackingRunCompleted run = traced.record();
-            RunMetrics metrics = RunMetrics.of(run.samples());
+            RunMetrics m = metrics.get(run.runId());
             rows.add(new Object[] {run.runId(), run.projectId(), run.accountId(), run.finalStatus(), run.capturedOn(),
                     run.startedAt() == null ? null : micros(run.startedAt()), micros(run.completedAt()),
-                    metrics.sampleCount(), metrics.visibleSampleCount(), metrics.citationCount(),
-                    metrics.brandMentionCount(), metrics.visibilityScore()});
+                    m.sampleCount(), m.visibleSampleCount(), m.citationCount(), m.brandMentionCount(), m.visibilityScore()});
         }
         return RUNS.inserted(db, rows, "run_id", UUID.class);
     }
