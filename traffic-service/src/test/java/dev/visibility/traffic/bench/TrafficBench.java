@@ -23,6 +23,7 @@ import java.util.regex.Pattern;
 
 import dev.visibility.platform.events.Topics;
 import dev.visibility.platform.testing.BenchCpu;
+import dev.visibility.platform.testing.BenchStatements;
 import dev.visibility.platform.testing.SharedInfrastructure;
 import dev.visibility.platform.testing.TestTokens;
 import dev.visibility.traffic.TrafficServiceApplication;
@@ -150,7 +151,7 @@ public final class TrafficBench {
                         Instant.now());
             }
             Thread watcher = watch(http, base, probes);
-            boolean statements = statementsReset();
+            boolean statements = BenchStatements.reset();
             long[] walStarted = wal();
             double cpuStarted = BenchCpu.seconds();
             double pgStarted = BenchCpu.postgresSeconds();
@@ -175,7 +176,7 @@ public final class TrafficBench {
             watcher.interrupt();
             report(total, applied, appliedSeconds, cpu, pg, jit, walStarted, walEnded, probes);
             if (statements) {
-                printStatements(applied);
+                BenchStatements.print("hit", applied);
             }
         }
     }
@@ -248,40 +249,6 @@ public final class TrafficBench {
             return 0;
         }
         return ticks / 100.0; // USER_HZ
-    }
-
-    /**
-     * With {@code -Dpostgres.server.shared_preload_libraries=pg_stat_statements}: creates the extension
-     * and forgets what it counted so far (the measured phase's statements are printed at its end).
-     */
-    private static boolean statementsReset() throws Exception {
-        try (Connection db = DriverManager.getConnection(SharedInfrastructure.jdbcUrl()); Statement s = db.createStatement()) {
-            try (ResultSet rs = s.executeQuery("SELECT current_setting('shared_preload_libraries') LIKE '%pg_stat_statements%'")) {
-                rs.next();
-                if (!rs.getBoolean(1)) {
-                    return false;
-                }
-            }
-            s.execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements");
-            s.execute("SELECT pg_stat_statements_reset()");
-            return true;
-        }
-    }
-
-    /** The measured phase's statements that took the most time in PostgreSQL, per hit applied. */
-    private static void printStatements(long applied) throws Exception {
-        try (Connection db = DriverManager.getConnection(SharedInfrastructure.jdbcUrl()); Statement s = db.createStatement();
-                ResultSet rs = s.executeQuery("""
-                        SELECT calls, total_exec_time, total_plan_time, shared_blks_hit + shared_blks_read AS blocks,
-                               wal_bytes, regexp_replace(left(query, 90), '\\s+', ' ', 'g') AS query
-                        FROM pg_stat_statements ORDER BY total_exec_time + total_plan_time DESC LIMIT 8""")) {
-            System.out.println("STATEMENTS (pg_stat_statements, measured phase; time in µs per hit applied):");
-            while (rs.next()) {
-                System.out.printf("  %7.1f µs exec %5.1f plan %,9d calls %6.1f blocks/hit %6.0f WAL B/hit  %s%n",
-                        rs.getDouble(2) * 1000 / applied, rs.getDouble(3) * 1000 / applied, rs.getLong(1),
-                        rs.getDouble(4) / applied, rs.getDouble(5) / applied, rs.getString(6));
-            }
-        }
     }
 
     /** PostgreSQL's WAL position in bytes and how many checkpoints it made so far. */

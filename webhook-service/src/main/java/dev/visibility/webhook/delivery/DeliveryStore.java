@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
 
+import dev.visibility.platform.db.ArrayLiterals;
 import dev.visibility.webhook.delivery.DeliveryHttpClient.Outcome;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.stereotype.Repository;
@@ -12,7 +13,8 @@ import reactor.core.publisher.Mono;
 
 /**
  * What attempts read and write: deliveries with their webhook and body, and the attempt log.
- * Set-based: one statement for a whole batch of records, whatever its size.
+ * Set-based: one statement for a whole batch of records, whatever its size; arrays go as one text
+ * each ({@link ArrayLiterals}).
  */
 @Repository
 public class DeliveryStore {
@@ -39,8 +41,8 @@ public class DeliveryStore {
                 FROM deliveries d
                 JOIN subscriptions s ON s.id = d.subscription_id
                 JOIN events e ON e.event_id = d.event_id
-                WHERE d.id = ANY (:ids)""")
-                .bind("ids", deliveryIds)
+                WHERE d.id = ANY (:ids::uuid[])""")
+                .bind("ids", ArrayLiterals.uuids(deliveryIds))
                 .map((row, meta) -> new DeliveryToAttempt(row.get("id", UUID.class), row.get("state", String.class),
                         row.get("attempt_count", Integer.class), row.get("redelivery_of", UUID.class),
                         row.get("webhook_id", UUID.class), row.get("url", String.class),
@@ -95,13 +97,13 @@ public class DeliveryStore {
                                  ELSE d.state END
                 FROM input i
                 WHERE d.id = i.id""")
-                .bind("ids", ids)
-                .bind("attempts", attempts)
-                .bind("ats", ats)
-                .bind("statuses", statuses)
-                .bind("durations", durations)
-                .bind("errors", errors)
-                .bind("states", states)
+                .bind("ids", ArrayLiterals.uuids(ids))
+                .bind("attempts", ArrayLiterals.numbers(attempts))
+                .bind("ats", ArrayLiterals.texts(ats))
+                .bind("statuses", ArrayLiterals.numbers(statuses))
+                .bind("durations", ArrayLiterals.numbers(durations))
+                .bind("errors", ArrayLiterals.texts(errors))
+                .bind("states", ArrayLiterals.texts(states))
                 .then();
     }
 
@@ -110,8 +112,8 @@ public class DeliveryStore {
         if (deliveryIds.length == 0) {
             return Mono.just(0L);
         }
-        return db.sql("UPDATE deliveries SET state = :state WHERE id = ANY (:ids) AND state = 'pending'")
-                .bind("ids", deliveryIds)
+        return db.sql("UPDATE deliveries SET state = :state WHERE id = ANY (:ids::uuid[]) AND state = 'pending'")
+                .bind("ids", ArrayLiterals.uuids(deliveryIds))
                 .bind("state", state.wireName())
                 .fetch().rowsUpdated();
     }

@@ -3,11 +3,15 @@ package dev.visibility.webhook.delivery;
 import java.time.Instant;
 import java.util.UUID;
 
+import dev.visibility.platform.db.ArrayLiterals;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.stereotype.Repository;
 import reactor.core.publisher.Flux;
 
-/** The set-based statement of the fan-out: one per batch of public events, whatever its size. */
+/**
+ * The set-based statement of the fan-out: one per batch of public events, whatever its size. Its
+ * arrays go as one text each ({@link ArrayLiterals}).
+ */
 @Repository
 class FanOutStore {
 
@@ -61,12 +65,12 @@ class FanOutStore {
                 SELECT id, subscription_id FROM created
                 UNION ALL
                 SELECT d.id, d.subscription_id FROM deliveries d
-                WHERE d.event_id = ANY (:eventIds) AND d.redelivery_of IS NULL AND d.state = 'pending' AND d.attempt_count = 0""")
-                .bind("eventIds", eventIds)
-                .bind("projectIds", projectIds)
-                .bind("events", events)
-                .bind("bodies", bodies)
-                .bind("traceparents", traceparents)
+                WHERE d.event_id = ANY (:eventIds::uuid[]) AND d.redelivery_of IS NULL AND d.state = 'pending' AND d.attempt_count = 0""")
+                .bind("eventIds", ArrayLiterals.uuids(eventIds))
+                .bind("projectIds", ArrayLiterals.uuids(projectIds))
+                .bind("events", ArrayLiterals.texts(events))
+                .bind("bodies", ArrayLiterals.texts(bodies))
+                .bind("traceparents", ArrayLiterals.texts(traceparents))
                 .bind("createdAt", createdAt)
                 .map((row, meta) -> new Queued(row.get("id", UUID.class), row.get("subscription_id", UUID.class)))
                 .all();

@@ -79,8 +79,9 @@ class PublicEventFanOut {
                 .publishOn(Schedulers.boundedElastic())
                 .flatMap(queued -> {
                     List<CompletableFuture<?>> sent = new ArrayList<>(queued.size());
+                    // without a producer span each: the attempt continues the trace stored with the delivery
                     for (Queued delivery : queued) {
-                        sent.add(producer.template().send(deliveryRecords.request(DeliveryTopics.FIRST,
+                        sent.add(producer.unobserved().send(deliveryRecords.request(DeliveryTopics.FIRST,
                                 delivery.deliveryId(), delivery.webhookId())));
                     }
                     return Mono.fromFuture(CompletableFuture.allOf(sent.toArray(CompletableFuture[]::new)));

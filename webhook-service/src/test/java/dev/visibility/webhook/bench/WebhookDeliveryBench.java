@@ -21,6 +21,7 @@ import java.util.regex.Pattern;
 
 import dev.visibility.platform.events.Topics;
 import dev.visibility.platform.testing.BenchCpu;
+import dev.visibility.platform.testing.BenchStatements;
 import dev.visibility.platform.testing.SharedInfrastructure;
 import dev.visibility.platform.testing.TestTokens;
 import dev.visibility.webhook.WebhookServiceApplication;
@@ -109,6 +110,7 @@ public final class WebhookDeliveryBench {
             Thread.sleep(2000);
 
             int sustained = rate * seconds;
+            boolean statements = BenchStatements.reset();
             Map<String, Long> steadyCpu = cpuByThreadGroup();
             double steadyPostgres = BenchCpu.postgresSeconds();
             long steadyStart = System.nanoTime();
@@ -117,6 +119,9 @@ public final class WebhookDeliveryBench {
             System.out.printf("sustained %6d events offered at %d/s: %s%s%n", sustained, rate, steady, load());
             printCpu("the sustained phase", steadyCpu, cpuByThreadGroup(), BenchCpu.postgresSeconds() - steadyPostgres,
                     steadySeconds, steady.delivered());
+            if (statements) {
+                BenchStatements.print("delivery", steady.delivered());
+            }
 
             if (burst > 0) {
                 Map<String, Long> cpuBefore = cpuByThreadGroup();

@@ -3,7 +3,6 @@ package dev.visibility.platform.tracing;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.regex.Pattern;
 
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
@@ -33,8 +32,8 @@ public final class TraceContexts {
     /** The W3C Trace Context header, as Kafka record header and as stored column. */
     public static final String TRACEPARENT = "traceparent";
 
-    /** version 00, a 32-hex trace id, a 16-hex parent id, 2-hex flags (W3C Trace Context 3.2). */
-    private static final Pattern W3C = Pattern.compile("00-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}");
+    /** The length of a version-00 {@code traceparent}: {@code 00-<32 hex>-<16 hex>-<2 hex>}. */
+    private static final int W3C_LENGTH = 55;
 
     private final ObservationRegistry registry;
 
@@ -122,7 +121,24 @@ public final class TraceContexts {
         return checked == null ? null : checked.substring(3, 35);
     }
 
-    private static @Nullable String valid(@Nullable String traceparent) {
-        return traceparent != null && W3C.matcher(traceparent).matches() ? traceparent : null;
+    /**
+     * The value when it is version 00 with a 32-hex trace id, a 16-hex parent id and 2-hex flags, all
+     * lowercase (W3C Trace Context 3.2), else null. Checked character by character: it runs for every
+     * record consumed and every webhook attempt, where a regular expression's matcher was 1.5 % of the
+     * JVM's CPU (bench/WebhookDeliveryBench.md).
+     */
+    static @Nullable String valid(@Nullable String traceparent) {
+        if (traceparent == null || traceparent.length() != W3C_LENGTH
+                || traceparent.charAt(0) != '0' || traceparent.charAt(1) != '0') {
+            return null;
+        }
+        for (int i = 2; i < W3C_LENGTH; i++) {
+            char c = traceparent.charAt(i);
+            boolean dash = i == 2 || i == 35 || i == 52;
+            if (dash ? c != '-' : !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f')) {
+                return null;
+            }
+        }
+        return traceparent;
     }
 }
