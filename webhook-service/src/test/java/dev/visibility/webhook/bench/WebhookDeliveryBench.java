@@ -353,7 +353,9 @@ public final class WebhookDeliveryBench {
         props.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
         props.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
         props.put(ProducerConfig.ACKS_CONFIG, "all");
-        props.put(ProducerConfig.LINGER_MS_CONFIG, 2);
+        // Kafka's default (5 ms), which the suite's producers (the services' outbox relays) keep;
+        // -Dpublisher.linger.ms to try another (this benchmark used 2 ms until 2026-11-27)
+        props.put(ProducerConfig.LINGER_MS_CONFIG, Integer.getInteger("publisher.linger.ms", 5));
         return new KafkaProducer<>(props);
     }
 
