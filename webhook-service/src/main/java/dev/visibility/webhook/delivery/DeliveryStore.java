@@ -61,23 +61,28 @@ public class DeliveryStore {
         if (rows.isEmpty()) {
             return Mono.empty();
         }
+        // each column's literal written as the rows are walked (ArrayLiterals.Column), no boxed arrays first
         int n = rows.size();
-        UUID[] ids = new UUID[n];
-        Integer[] attempts = new Integer[n];
-        String[] ats = new String[n];
-        Integer[] statuses = new Integer[n];
-        Integer[] durations = new Integer[n];
-        String[] errors = new String[n];
-        String[] states = new String[n];
-        for (int i = 0; i < n; i++) {
-            AttemptRow row = rows.get(i);
-            ids[i] = row.deliveryId();
-            attempts[i] = row.attempt();
-            ats[i] = row.outcome().at().toString();
-            statuses[i] = row.outcome().httpStatus();
-            durations[i] = (int) Math.min(row.outcome().durationMs(), Integer.MAX_VALUE);
-            errors[i] = row.outcome().errorClass();
-            states[i] = row.state().wireName();
+        ArrayLiterals.Column ids = new ArrayLiterals.Column(n, 37);
+        ArrayLiterals.Column attempts = new ArrayLiterals.Column(n, 1);
+        ArrayLiterals.Column ats = new ArrayLiterals.Column(n, 30);
+        ArrayLiterals.Column statuses = new ArrayLiterals.Column(n, 3);
+        ArrayLiterals.Column durations = new ArrayLiterals.Column(n, 4);
+        ArrayLiterals.Column errors = new ArrayLiterals.Column(n, 12);
+        ArrayLiterals.Column states = new ArrayLiterals.Column(n, 11);
+        for (AttemptRow row : rows) {
+            Outcome outcome = row.outcome();
+            ids.uuid(row.deliveryId());
+            attempts.number(row.attempt());
+            ats.text(outcome.at().toString());
+            if (outcome.httpStatus() == null) {
+                statuses.none();
+            } else {
+                statuses.number(outcome.httpStatus());
+            }
+            durations.number(Math.min(outcome.durationMs(), Integer.MAX_VALUE));
+            errors.text(outcome.errorClass());
+            states.text(row.state().wireName());
         }
         return db.sql("""
                 WITH input AS (
@@ -97,13 +102,13 @@ public class DeliveryStore {
                                  ELSE d.state END
                 FROM input i
                 WHERE d.id = i.id""")
-                .bind("ids", ArrayLiterals.uuids(ids))
-                .bind("attempts", ArrayLiterals.numbers(attempts))
-                .bind("ats", ArrayLiterals.texts(ats))
-                .bind("statuses", ArrayLiterals.numbers(statuses))
-                .bind("durations", ArrayLiterals.numbers(durations))
-                .bind("errors", ArrayLiterals.texts(errors))
-                .bind("states", ArrayLiterals.texts(states))
+                .bind("ids", ids.literal())
+                .bind("attempts", attempts.literal())
+                .bind("ats", ats.literal())
+                .bind("statuses", statuses.literal())
+                .bind("durations", durations.literal())
+                .bind("errors", errors.literal())
+                .bind("states", states.literal())
                 .then();
     }
 
