@@ -7,6 +7,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
+import dev.visibility.platform.db.ArrayLiterals;
+import dev.visibility.webhook.delivery.DeliveryState;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.stereotype.Repository;
 import reactor.core.publisher.Flux;
@@ -29,26 +31,26 @@ class DeliveryLog {
             FROM deliveries d JOIN events e ON e.event_id = d.event_id
             WHERE d.subscription_id = :webhookId""";
 
+    private static final String[] STATES = DeliveryState.wireNames().toArray(String[]::new);
+
     private final DatabaseClient db;
 
     DeliveryLog(DatabaseClient db) {
         this.db = db;
     }
 
-    /** Up to {@code limit} deliveries of the webhook in {@code state} (null: any), after {@code after} (null: from the newest). */
+    /**
+     * Up to {@code limit} deliveries of the webhook in {@code state} (null: any), after {@code after}
+     * (null: from the newest). Each state's deliveries are read newest first from
+     * {@code deliveries_log_by_state} (at most {@code limit} of each); the page is the newest of them.
+     * There is no index of the whole log by time: one more entry per delivery and per update of its
+     * state (migration V6).
+     */
     Mono<List<DeliveryItem>> page(UUID webhookId, String state, Position after, int limit) {
-        StringBuilder sql = new StringBuilder(SELECT_DELIVERIES);
-        if (state != null) {
-            sql.append(" AND d.state = :state");
-        }
-        if (after != null) {
-            sql.append(" AND (d.created_at, d.id) < (:afterCreatedAt, :afterId)");
-        }
-        sql.append(" ORDER BY d.created_at DESC, d.id DESC LIMIT :limit");
-        DatabaseClient.GenericExecuteSpec spec = db.sql(sql.toString()).bind("webhookId", webhookId).bind("limit", limit);
-        if (state != null) {
-            spec = spec.bind("state", state);
-        }
+        DatabaseClient.GenericExecuteSpec spec = db.sql(pageSql(after != null))
+                .bind("webhookId", webhookId)
+                .bind("states", ArrayLiterals.texts(state == null ? STATES : new String[] {state}))
+                .bind("limit", limit);
         if (after != null) {
             spec = spec.bind("afterCreatedAt", after.createdAt()).bind("afterId", after.id());
         }
@@ -56,6 +58,22 @@ class DeliveryLog {
                 .all()
                 .collectList()
                 .flatMap(this::withAttempts);
+    }
+
+    /** The statement of {@link #page}, with the keyset condition when {@code after}. */
+    static String pageSql(boolean after) {
+        return """
+                SELECT d.id, e.event, d.event_id, d.state, d.redelivery_of, d.created_at, d.last_attempt_at
+                FROM (SELECT d.* FROM unnest(:states::text[]) AS s (state)
+                      CROSS JOIN LATERAL (
+                          SELECT d.id, d.event_id, d.state, d.redelivery_of, d.created_at, d.last_attempt_at
+                          FROM deliveries d
+                          WHERE d.subscription_id = :webhookId AND d.state = s.state%s
+                          ORDER BY d.created_at DESC, d.id DESC LIMIT :limit) d
+                      ORDER BY d.created_at DESC, d.id DESC LIMIT :limit) d
+                JOIN events e ON e.event_id = d.event_id
+                ORDER BY d.created_at DESC, d.id DESC""".formatted(
+                after ? " AND (d.created_at, d.id) < (:afterCreatedAt, :afterId)" : "");
     }
 
     /** One delivery of the webhook, with its attempts; empty when the webhook has no such delivery. */

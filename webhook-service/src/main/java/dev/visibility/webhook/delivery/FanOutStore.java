@@ -19,6 +19,34 @@ class FanOutStore {
     record Queued(UUID deliveryId, UUID webhookId) {
     }
 
+    /** The fan-out statement of {@link #fanOut}. */
+    static final String FAN_OUT = """
+            WITH input AS (
+                SELECT * FROM unnest(:eventIds::uuid[], :projectIds::uuid[], :events::text[], :bodies::text[],
+                                     :traceparents::text[])
+                    AS i (event_id, project_id, event, body, traceparent)
+            ), matched AS (
+                SELECT i.event_id, i.traceparent, s.id AS subscription_id,
+                       row_number() OVER (ORDER BY i.ord, s.created_at, s.id) AS n
+                FROM (SELECT input.*, row_number() OVER () AS ord FROM input) i
+                JOIN subscriptions s ON s.project_id = i.project_id AND s.is_active AND i.event = ANY (s.events)
+            ), stored_events AS (
+                INSERT INTO events (event_id, project_id, event, body)
+                SELECT i.event_id, i.project_id, i.event, i.body FROM input i
+                WHERE EXISTS (SELECT 1 FROM matched m WHERE m.event_id = i.event_id)
+                ON CONFLICT (event_id) DO NOTHING
+            ), created AS (
+                INSERT INTO deliveries (id, subscription_id, event_id, created_at, traceparent)
+                SELECT gen_random_uuid(), m.subscription_id, m.event_id, :createdAt, m.traceparent FROM matched m
+                ORDER BY m.n
+                ON CONFLICT (event_id, subscription_id, (CASE WHEN redelivery_of IS NULL THEN NULL ELSE id END)) DO NOTHING
+                RETURNING id, subscription_id
+            )
+            SELECT id, subscription_id FROM created
+            UNION ALL
+            SELECT d.id, d.subscription_id FROM deliveries d
+            WHERE d.event_id = ANY (:eventIds::uuid[]) AND d.redelivery_of IS NULL AND d.state = 'pending' AND d.attempt_count = 0""";
+
     private final DatabaseClient db;
 
     FanOutStore(DatabaseClient db) {
@@ -40,32 +68,7 @@ class FanOutStore {
     /** The same, each delivery keeping the trace context of its event ({@code traceparents}, null members allowed). */
     Flux<Queued> fanOut(UUID[] eventIds, UUID[] projectIds, String[] events, String[] bodies, String[] traceparents,
             Instant createdAt) {
-        return db.sql("""
-                WITH input AS (
-                    SELECT * FROM unnest(:eventIds::uuid[], :projectIds::uuid[], :events::text[], :bodies::text[],
-                                         :traceparents::text[])
-                        AS i (event_id, project_id, event, body, traceparent)
-                ), matched AS (
-                    SELECT i.event_id, i.traceparent, s.id AS subscription_id,
-                           row_number() OVER (ORDER BY i.ord, s.created_at, s.id) AS n
-                    FROM (SELECT input.*, row_number() OVER () AS ord FROM input) i
-                    JOIN subscriptions s ON s.project_id = i.project_id AND s.is_active AND i.event = ANY (s.events)
-                ), stored_events AS (
-                    INSERT INTO events (event_id, project_id, event, body)
-                    SELECT i.event_id, i.project_id, i.event, i.body FROM input i
-                    WHERE EXISTS (SELECT 1 FROM matched m WHERE m.event_id = i.event_id)
-                    ON CONFLICT (event_id) DO NOTHING
-                ), created AS (
-                    INSERT INTO deliveries (id, subscription_id, event_id, created_at, traceparent)
-                    SELECT gen_random_uuid(), m.subscription_id, m.event_id, :createdAt, m.traceparent FROM matched m
-                    ORDER BY m.n
-                    ON CONFLICT (subscription_id, event_id) WHERE redelivery_of IS NULL DO NOTHING
-                    RETURNING id, subscription_id
-                )
-                SELECT id, subscription_id FROM created
-                UNION ALL
-                SELECT d.id, d.subscription_id FROM deliveries d
-                WHERE d.event_id = ANY (:eventIds::uuid[]) AND d.redelivery_of IS NULL AND d.state = 'pending' AND d.attempt_count = 0""")
+        return db.sql(FAN_OUT)
                 .bind("eventIds", ArrayLiterals.uuids(eventIds))
                 .bind("projectIds", ArrayLiterals.uuids(projectIds))
                 .bind("events", ArrayLiterals.texts(events))

@@ -124,6 +124,9 @@ public final class WebhookDeliveryBench {
             }
 
             if (burst > 0) {
+                if (statements) {
+                    BenchStatements.reset();
+                }
                 Map<String, Long> cpuBefore = cpuByThreadGroup();
                 double postgresBefore = BenchCpu.postgresSeconds();
                 long burstStart = System.nanoTime();
@@ -132,6 +135,9 @@ public final class WebhookDeliveryBench {
                 System.out.printf("burst     %6d events at once: %s%s%n", burst, drain, load());
                 printCpu("the burst", cpuBefore, cpuByThreadGroup(), BenchCpu.postgresSeconds() - postgresBefore, burstSeconds,
                         drain.delivered());
+                if (statements) {
+                    BenchStatements.print("delivery", drain.delivered());
+                }
             }
 
             printStages(service, warmUp, sustained);

@@ -70,6 +70,54 @@ class DeliveryLogApiTest extends WebhookApiTest {
         }
     }
 
+    /**
+     * The whole log is one order over every state (spec 6.4.3: newest first), although it is read as
+     * the newest of each state's deliveries (migration V6): originals that succeeded and, newer, two
+     * redeliveries of one of them that failed, walked two at a time.
+     */
+    @Test
+    @SuppressWarnings("unchecked")
+    void theWholeLogIsNewestFirstAcrossStatesAndOneDeliveryCanBeRedeliveredTwice() {
+        try (Receiver receiver = Receiver.https().answering(n -> Receiver.Answer.of(n <= 3 ? 200 : 500))) {
+            String project = newProject();
+            Map<String, Object> webhook = createWebhook(project, receiver.url("/mixed"), "search-tracking.completed");
+            Object id = webhook.get("id");
+            for (int i = 0; i < 3; i++) {
+                Kafka.publish(Kafka.event("search-tracking.completed", project, Map.of("runId", "m" + i, "finalStatus", "completed")));
+            }
+            List<Map<String, Object>> originals = awaitDeliveries(project, id,
+                    items -> items.size() == 3 && items.stream().allMatch(d -> "succeeded".equals(d.get("state"))), WITHIN);
+            Object redelivered = originals.get(1).get("id");
+            List<Object> redeliveries = new ArrayList<>();
+            for (int i = 0; i < 2; i++) {
+                Map<String, Object> redelivery = data(json(post(project, "/webhooks/" + id + "/deliveries/" + redelivered
+                        + "/redeliver", (String) null), 202));
+                assertThat(redelivery).containsEntry("redeliveryOf", redelivered).containsEntry("state", "pending");
+                redeliveries.add(0, redelivery.get("id"));
+            }
+            List<Map<String, Object>> all = awaitDeliveries(project, id, items -> items.size() == 5
+                    && items.stream().filter(d -> "failed".equals(d.get("state"))).count() == 2, Duration.ofSeconds(60));
+
+            List<Object> expected = new ArrayList<>(redeliveries);
+            originals.forEach(d -> expected.add(d.get("id")));
+            assertThat(all).extracting(d -> d.get("id")).containsExactlyElementsOf(expected);
+            assertThat(all).extracting(d -> d.get("state"))
+                    .containsExactly("failed", "failed", "succeeded", "succeeded", "succeeded");
+
+            List<Object> walked = new ArrayList<>();
+            String cursor = null;
+            do {
+                Map<String, Object> data = data(json(get(project, "/webhooks/" + id + "/deliveries?pageSize=2"
+                        + (cursor == null ? "" : "&cursor=" + cursor)), 200));
+                ((List<Map<String, Object>>) data.get("deliveries")).forEach(d -> walked.add(d.get("id")));
+                cursor = (String) ((Map<String, Object>) data.get("pagination")).get("nextCursor");
+            } while (cursor != null);
+            assertThat(walked).containsExactlyElementsOf(expected);
+            assertThat(items(project, "/webhooks/" + id + "/deliveries?state=failed")).extracting(d -> d.get("id"))
+                    .containsExactlyElementsOf(redeliveries);
+        }
+    }
+
     @Test
     void theStateFilterSelectsDeliveries() {
         try (Receiver ok = Receiver.https()) {

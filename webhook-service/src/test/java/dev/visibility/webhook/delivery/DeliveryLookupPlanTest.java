@@ -1,0 +1,62 @@
+package dev.visibility.webhook.delivery;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.List;
+import java.util.UUID;
+
+import dev.visibility.platform.db.ArrayLiterals;
+import dev.visibility.webhook.support.SyntheticDeliveries;
+import dev.visibility.webhook.support.WebhookApiTest;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.r2dbc.core.DatabaseClient;
+
+/**
+ * Every lookup of deliveries by event goes through the one index led by event_id (migration V6,
+ * which replaced {@code deliveries_by_event} and the fan-out's unique index by it), with 30,000
+ * deliveries in the table: the fan-out's conflict check, and the check PostgreSQL makes for the
+ * foreign key when the purge deletes an event body; no statement reads the whole table.
+ */
+class DeliveryLookupPlanTest extends WebhookApiTest {
+
+    @Autowired
+    DatabaseClient db;
+
+    @Test
+    void theFanOutAndTheEventsForeignKeyFindDeliveriesThroughTheEventIndex() {
+        try (SyntheticDeliveries log = SyntheticDeliveries.create(db, 10, 30_000)) {
+            UUID[] eventIds = db.sql("SELECT event_id FROM deliveries WHERE subscription_id = :webhook LIMIT 300")
+                    .bind("webhook", log.subscriptions().get(0))
+                    .map(row -> row.get("event_id", UUID.class)).all().collectList().block().toArray(UUID[]::new);
+            assertThat(eventIds).hasSize(300);
+            String[] texts = new String[eventIds.length];
+            Arrays.fill(texts, "action.created");
+            UUID[] projects = new UUID[eventIds.length];
+            Arrays.fill(projects, UUID.randomUUID());
+            String fanOut = plan(db.sql("EXPLAIN " + FanOutStore.FAN_OUT)
+                    .bind("eventIds", ArrayLiterals.uuids(eventIds))
+                    .bind("projectIds", ArrayLiterals.uuids(projects))
+                    .bind("events", ArrayLiterals.texts(texts))
+                    .bind("bodies", ArrayLiterals.texts(texts))
+                    .bind("traceparents", ArrayLiterals.texts(new String[eventIds.length]))
+                    .bind("createdAt", Instant.now()));
+            // the search for deliveries never attempted may take the pending ones' index instead
+            assertThat(fanOut).contains("Conflict Arbiter Indexes: deliveries_one_per_event")
+                    .containsPattern("Index (Only )?Scan using deliveries_(one_per_event|pending_by_activity) on deliveries d")
+                    .doesNotContain("Seq Scan on deliveries").doesNotContain("Bitmap Heap Scan on deliveries");
+
+            // the query of PostgreSQL's referential-integrity check (ri_triggers.c) for a deleted event
+            String foreignKey = plan(db.sql("EXPLAIN SELECT 1 FROM ONLY deliveries x WHERE event_id = :eventId FOR KEY SHARE OF x")
+                    .bind("eventId", eventIds[0]));
+            assertThat(foreignKey).contains("deliveries_one_per_event").doesNotContain("Seq Scan");
+        }
+    }
+
+    private static String plan(DatabaseClient.GenericExecuteSpec explain) {
+        List<String> lines = explain.map(row -> row.get(0, String.class)).all().collectList().block();
+        return String.join("\n", lines);
+    }
+}
