@@ -35,6 +35,12 @@ class FanOutStore {
                 SELECT i.event_id, i.project_id, i.event, i.body FROM input i
                 WHERE EXISTS (SELECT 1 FROM matched m WHERE m.event_id = i.event_id)
                 ON CONFLICT (event_id) DO NOTHING
+            ), earlier AS MATERIALIZED (
+                -- by event_id alone, so that this is read from deliveries_one_per_event: with the state in
+                -- the condition PostgreSQL may read the whole of deliveries_pending_by_activity instead,
+                -- which is largest when the service is behind (DeliveryLookupPlanTest)
+                SELECT d.id, d.subscription_id, d.state, d.attempt_count FROM deliveries d
+                WHERE d.event_id = ANY (:eventIds::uuid[]) AND d.redelivery_of IS NULL
             ), created AS (
                 INSERT INTO deliveries (id, subscription_id, event_id, created_at, traceparent)
                 SELECT gen_random_uuid(), m.subscription_id, m.event_id, :createdAt, m.traceparent FROM matched m
@@ -44,8 +50,7 @@ class FanOutStore {
             )
             SELECT id, subscription_id FROM created
             UNION ALL
-            SELECT d.id, d.subscription_id FROM deliveries d
-            WHERE d.event_id = ANY (:eventIds::uuid[]) AND d.redelivery_of IS NULL AND d.state = 'pending' AND d.attempt_count = 0""";
+            SELECT e.id, e.subscription_id FROM earlier e WHERE e.state = 'pending' AND e.attempt_count = 0""";
 
     private final DatabaseClient db;
 

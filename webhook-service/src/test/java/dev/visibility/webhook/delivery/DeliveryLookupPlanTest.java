@@ -17,8 +17,10 @@ import org.springframework.r2dbc.core.DatabaseClient;
 /**
  * Every lookup of deliveries by event goes through the one index led by event_id (migration V6,
  * which replaced {@code deliveries_by_event} and the fan-out's unique index by it), with 30,000
- * deliveries in the table: the fan-out's conflict check, and the check PostgreSQL makes for the
- * foreign key when the purge deletes an event body; no statement reads the whole table.
+ * deliveries in the table, 7,500 of them pending: the fan-out's conflict check and its search for
+ * deliveries an earlier run left unattempted (not through the pending deliveries' index, which is
+ * as large as the service is behind), and the check PostgreSQL makes for the foreign key when the
+ * purge deletes an event body; no statement reads the whole table.
  */
 class DeliveryLookupPlanTest extends WebhookApiTest {
 
@@ -43,10 +45,10 @@ class DeliveryLookupPlanTest extends WebhookApiTest {
                     .bind("bodies", ArrayLiterals.texts(texts))
                     .bind("traceparents", ArrayLiterals.texts(new String[eventIds.length]))
                     .bind("createdAt", Instant.now()));
-            // the search for deliveries never attempted may take the pending ones' index instead
             assertThat(fanOut).contains("Conflict Arbiter Indexes: deliveries_one_per_event")
-                    .containsPattern("Index (Only )?Scan using deliveries_(one_per_event|pending_by_activity) on deliveries d")
-                    .doesNotContain("Seq Scan on deliveries").doesNotContain("Bitmap Heap Scan on deliveries");
+                    .containsPattern("(Index (Only )?Scan using|Bitmap Index Scan on) deliveries_one_per_event")
+                    .doesNotContain("deliveries_pending_by_activity")
+                    .doesNotContain("Seq Scan on deliveries");
 
             // the query of PostgreSQL's referential-integrity check (ri_triggers.c) for a deleted event
             String foreignKey = plan(db.sql("EXPLAIN SELECT 1 FROM ONLY deliveries x WHERE event_id = :eventId FOR KEY SHARE OF x")

@@ -7,8 +7,9 @@ import org.springframework.r2dbc.core.DatabaseClient;
 
 /**
  * A delivery log big enough for PostgreSQL to choose its plans as it would in use: inactive
- * subscriptions of a project of its own, one event body per delivery, finished deliveries spread
- * over the subscriptions and the last 20 days, then {@code ANALYZE}. Written straight into the
+ * subscriptions of a project of its own, one event body per delivery, deliveries spread over the
+ * subscriptions, a quarter of them pending (a service that is behind, created now: the pending
+ * sweep leaves them alone) and the rest finished over the last 20 days, then {@code ANALYZE}. Written straight into the
  * tables (the plans are the subject, not the fan-out); {@link #close()} deletes it all again.
  */
 public final class SyntheticDeliveries implements AutoCloseable {
@@ -37,8 +38,10 @@ public final class SyntheticDeliveries implements AutoCloseable {
                     INSERT INTO events (event_id, project_id, event, body) SELECT event_id, :project, 'action.created', '{}' FROM g
                 )
                 INSERT INTO deliveries (id, subscription_id, event_id, state, attempt_count, created_at, last_attempt_at)
-                SELECT gen_random_uuid(), s.id, g.event_id, (ARRAY['succeeded', 'failed', 'cancelled'])[1 + g.i % 3], 1,
-                       now() - g.i * interval '20 days' / :deliveries, now() - g.i * interval '20 days' / :deliveries
+                SELECT gen_random_uuid(), s.id, g.event_id, (ARRAY['pending', 'succeeded', 'failed', 'cancelled'])[1 + g.i % 4],
+                       CASE WHEN g.i % 4 = 0 THEN 0 ELSE 1 END,
+                       CASE WHEN g.i % 4 = 0 THEN now() ELSE now() - g.i * interval '20 days' / :deliveries END,
+                       CASE WHEN g.i % 4 = 0 THEN NULL ELSE now() - g.i * interval '20 days' / :deliveries END
                 FROM g JOIN s ON s.j = g.i % :subscriptions""")
                 .bind("subscriptions", subscriptions)
                 .bind("deliveries", deliveries)
