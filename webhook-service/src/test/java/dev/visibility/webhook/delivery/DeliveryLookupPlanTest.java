@@ -19,8 +19,9 @@ import org.springframework.r2dbc.core.DatabaseClient;
  * which replaced {@code deliveries_by_event} and the fan-out's unique index by it), with 30,000
  * deliveries in the table, 7,500 of them pending: the fan-out's conflict check and its search for
  * deliveries an earlier run left unattempted (not through the pending deliveries' index, which is
- * as large as the service is behind), and the check PostgreSQL makes for the foreign key when the
- * purge deletes an event body; no statement reads the whole table.
+ * as large as the service is behind), the move of a batch's deliveries to failed or cancelled by id
+ * (likewise), and the check PostgreSQL makes for the foreign key when the purge deletes an event
+ * body; no statement reads the whole table.
  */
 class DeliveryLookupPlanTest extends WebhookApiTest {
 
@@ -28,7 +29,7 @@ class DeliveryLookupPlanTest extends WebhookApiTest {
     DatabaseClient db;
 
     @Test
-    void theFanOutAndTheEventsForeignKeyFindDeliveriesThroughTheEventIndex() {
+    void lookupsByEventAndByIdUseTheirIndexesAndNeverThePendingOnes() {
         try (SyntheticDeliveries log = SyntheticDeliveries.create(db, 10, 30_000)) {
             UUID[] eventIds = db.sql("SELECT event_id FROM deliveries WHERE subscription_id = :webhook LIMIT 300")
                     .bind("webhook", log.subscriptions().get(0))
@@ -50,11 +51,24 @@ class DeliveryLookupPlanTest extends WebhookApiTest {
                     .doesNotContain("deliveries_pending_by_activity")
                     .doesNotContain("Seq Scan on deliveries");
 
+            // a batch's deliveries moved to failed or cancelled, by id
+            String finish = plan(db.sql("EXPLAIN " + DeliveryStore.FINISH)
+                    .bind("ids", ArrayLiterals.uuids(Arrays.copyOf(deliveryIds(log), 50)))
+                    .bind("state", DeliveryState.CANCELLED.wireName()));
+            assertThat(finish).contains("deliveries_pkey").doesNotContain("deliveries_pending_by_activity")
+                    .doesNotContain("Seq Scan");
+
             // the query of PostgreSQL's referential-integrity check (ri_triggers.c) for a deleted event
             String foreignKey = plan(db.sql("EXPLAIN SELECT 1 FROM ONLY deliveries x WHERE event_id = :eventId FOR KEY SHARE OF x")
                     .bind("eventId", eventIds[0]));
             assertThat(foreignKey).contains("deliveries_one_per_event").doesNotContain("Seq Scan");
         }
+    }
+
+    private UUID[] deliveryIds(SyntheticDeliveries log) {
+        return db.sql("SELECT id FROM deliveries WHERE subscription_id = :webhook AND state = 'pending' LIMIT 50")
+                .bind("webhook", log.subscriptions().get(1))
+                .map(row -> row.get("id", UUID.class)).all().collectList().block().toArray(UUID[]::new);
     }
 
     private static String plan(DatabaseClient.GenericExecuteSpec explain) {
