@@ -36,7 +36,7 @@ class FanOutStore {
                 WHERE EXISTS (SELECT 1 FROM matched m WHERE m.event_id = i.event_id)
                 ON CONFLICT (event_id) DO NOTHING
             ), earlier AS MATERIALIZED (
-                -- by event_id alone, so that this is read from deliveries_one_per_event: with the state in
+                -- by event_id alone, so that this is read from deliveries_per_event: with the state in
                 -- the condition PostgreSQL may read the whole of deliveries_pending_by_activity instead,
                 -- which is largest when the service is behind (DeliveryLookupPlanTest)
                 SELECT d.id, d.subscription_id, d.state, d.attempt_count FROM deliveries d

@@ -15,8 +15,8 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.r2dbc.core.DatabaseClient;
 
 /**
- * Every lookup of deliveries by event goes through the one index led by event_id (migration V6,
- * which replaced {@code deliveries_by_event} and the fan-out's unique index by it), with 30,000
+ * Every lookup of deliveries by event goes through the one unique index led by event_id (migration
+ * V6, {@code deliveries_per_event}, which replaced {@code deliveries_by_event}), with 30,000
  * deliveries in the table, 7,500 of them pending: the fan-out's conflict check and its search for
  * deliveries an earlier run left unattempted (not through the pending deliveries' index, which is
  * as large as the service is behind), the move of a batch's deliveries to failed or cancelled by id
@@ -46,8 +46,8 @@ class DeliveryLookupPlanTest extends WebhookApiTest {
                     .bind("bodies", ArrayLiterals.texts(texts))
                     .bind("traceparents", ArrayLiterals.texts(new String[eventIds.length]))
                     .bind("createdAt", Instant.now()));
-            assertThat(fanOut).contains("Conflict Arbiter Indexes: deliveries_one_per_event")
-                    .containsPattern("(Index (Only )?Scan using|Bitmap Index Scan on) deliveries_one_per_event")
+            assertThat(fanOut).contains("Conflict Arbiter Indexes: deliveries_per_event")
+                    .containsPattern("(Index (Only )?Scan using|Bitmap Index Scan on) deliveries_per_event")
                     .doesNotContain("deliveries_pending_by_activity")
                     .doesNotContain("Seq Scan on deliveries");
 
@@ -61,7 +61,30 @@ class DeliveryLookupPlanTest extends WebhookApiTest {
             // the query of PostgreSQL's referential-integrity check (ri_triggers.c) for a deleted event
             String foreignKey = plan(db.sql("EXPLAIN SELECT 1 FROM ONLY deliveries x WHERE event_id = :eventId FOR KEY SHARE OF x")
                     .bind("eventId", eventIds[0]));
-            assertThat(foreignKey).contains("deliveries_one_per_event").doesNotContain("Seq Scan");
+            assertThat(foreignKey).contains("deliveries_per_event").doesNotContain("Seq Scan");
+        }
+    }
+
+    /**
+     * A rolling upgrade runs instances of the previous version beside this one on the migrated schema:
+     * their fan-out names {@code deliveries_one_per_event} in its ON CONFLICT, which V6 keeps for them
+     * (without it their statement fails and, after its retries, dead-letters the events).
+     */
+    @Test
+    void thePreviousVersionsFanOutStillFindsItsConflictIndex() {
+        try (SyntheticDeliveries log = SyntheticDeliveries.create(db, 1, 4)) {
+            UUID webhook = log.subscriptions().get(0);
+            UUID event = db.sql("SELECT event_id FROM deliveries WHERE subscription_id = :webhook LIMIT 1")
+                    .bind("webhook", webhook).map(row -> row.get("event_id", UUID.class)).one().block();
+            String previous = """
+                    INSERT INTO deliveries (id, subscription_id, event_id, created_at)
+                    VALUES (gen_random_uuid(), :webhook, :event, now())
+                    ON CONFLICT (subscription_id, event_id) WHERE redelivery_of IS NULL DO NOTHING""";
+            Long inserted = db.sql(previous).bind("webhook", webhook).bind("event", event).fetch().rowsUpdated().block();
+            assertThat(inserted).isZero();
+            Long deliveries = db.sql("SELECT count(*) AS n FROM deliveries WHERE event_id = :event")
+                    .bind("event", event).map(row -> row.get("n", Long.class)).one().block();
+            assertThat(deliveries).isEqualTo(1);
         }
     }
 
