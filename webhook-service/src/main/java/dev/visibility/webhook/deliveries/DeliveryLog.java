@@ -26,10 +26,17 @@ class DeliveryLog {
             Instant lastAttemptAt) {
     }
 
-    private static final String SELECT_DELIVERIES = """
-            SELECT d.id, e.event, d.event_id, d.state, d.redelivery_of, d.created_at, d.last_attempt_at
+    /** What a log row reads: the delivery ({@code d}) and its event's name ({@code e}). */
+    private static final String ROW_COLUMNS = "d.id, e.event, d.event_id, d.state, d.redelivery_of, d.created_at, d.last_attempt_at";
+
+    private static final String SELECT_DELIVERIES = "SELECT " + ROW_COLUMNS + """
+
             FROM deliveries d JOIN events e ON e.event_id = d.event_id
             WHERE d.subscription_id = :webhookId""";
+
+    /** The statements of {@link #page}: from the newest, and after a position. */
+    private static final String PAGE = pageSql(false);
+    private static final String PAGE_AFTER = pageSql(true);
 
     private static final String[] STATES = DeliveryState.wireNames().toArray(String[]::new);
 
@@ -47,7 +54,7 @@ class DeliveryLog {
      * state (migration V6).
      */
     Mono<List<DeliveryItem>> page(UUID webhookId, String state, Position after, int limit) {
-        DatabaseClient.GenericExecuteSpec spec = db.sql(pageSql(after != null))
+        DatabaseClient.GenericExecuteSpec spec = db.sql(after == null ? PAGE : PAGE_AFTER)
                 .bind("webhookId", webhookId)
                 .bind("states", ArrayLiterals.texts(state == null ? STATES : new String[] {state}))
                 .bind("limit", limit);
@@ -62,8 +69,8 @@ class DeliveryLog {
 
     /** The statement of {@link #page}, with the keyset condition when {@code after}. */
     static String pageSql(boolean after) {
-        return """
-                SELECT d.id, e.event, d.event_id, d.state, d.redelivery_of, d.created_at, d.last_attempt_at
+        return "SELECT " + ROW_COLUMNS + """
+
                 FROM (SELECT d.* FROM unnest(:states::text[]) AS s (state)
                       CROSS JOIN LATERAL (
                           SELECT d.id, d.event_id, d.state, d.redelivery_of, d.created_at, d.last_attempt_at

@@ -1,10 +1,10 @@
 package dev.visibility.webhook.delivery;
 
+import static dev.visibility.webhook.support.SyntheticDeliveries.plan;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Instant;
 import java.util.Arrays;
-import java.util.List;
 import java.util.UUID;
 
 import dev.visibility.platform.db.ArrayLiterals;
@@ -94,8 +94,4 @@ class DeliveryLookupPlanTest extends WebhookApiTest {
                 .map(row -> row.get("id", UUID.class)).all().collectList().block().toArray(UUID[]::new);
     }
 
-    private static String plan(DatabaseClient.GenericExecuteSpec explain) {
-        List<String> lines = explain.map(row -> row.get(0, String.class)).all().collectList().block();
-        return String.join("\n", lines);
-    }
 }

@@ -56,6 +56,11 @@ public final class SyntheticDeliveries implements AutoCloseable {
         return new SyntheticDeliveries(db, project, ids);
     }
 
+    /** The plan an {@code EXPLAIN} statement answers, as one text. */
+    public static String plan(DatabaseClient.GenericExecuteSpec explain) {
+        return String.join("\n", explain.map(row -> row.get(0, String.class)).all().collectList().block());
+    }
+
     public List<UUID> subscriptions() {
         return subscriptions;
     }
