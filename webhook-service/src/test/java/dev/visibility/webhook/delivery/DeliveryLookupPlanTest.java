@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Instant;
 import java.util.Arrays;
+import java.util.List;
 import java.util.UUID;
 
 import dev.visibility.platform.db.ArrayLiterals;
@@ -66,25 +67,32 @@ class DeliveryLookupPlanTest extends WebhookApiTest {
     }
 
     /**
-     * A rolling upgrade runs instances of the previous version beside this one on the migrated schema:
-     * their fan-out names {@code deliveries_one_per_event} in its ON CONFLICT, which V6 keeps for them
-     * (without it their statement fails and, after its retries, dead-letters the events).
+     * The indexes of deliveries are exactly those the README's "Tables" lists: each costs every
+     * delivery an entry at its insert and another at each change of its state (never an in-place
+     * update), so one more is a decision, not a side effect. V7 dropped {@code deliveries_one_per_event},
+     * whose rule {@code deliveries_per_event} keeps: a second delivery of an event to the same webhook
+     * is still refused, a redelivery of it is not.
      */
     @Test
-    void thePreviousVersionsFanOutStillFindsItsConflictIndex() {
+    void deliveriesHaveTheIndexesTheReadmeListsAndStillOneDeliveryPerEventAndWebhook() {
+        List<String> indexes = db.sql("SELECT indexname FROM pg_indexes WHERE tablename = 'deliveries' ORDER BY indexname")
+                .map(row -> row.get("indexname", String.class)).all().collectList().block();
+        assertThat(indexes).containsExactly("deliveries_finished_by_age", "deliveries_log_by_state",
+                "deliveries_pending_by_activity", "deliveries_per_event", "deliveries_pkey", "deliveries_redelivery_of");
         try (SyntheticDeliveries log = SyntheticDeliveries.create(db, 1, 4)) {
             UUID webhook = log.subscriptions().get(0);
-            UUID event = db.sql("SELECT event_id FROM deliveries WHERE subscription_id = :webhook LIMIT 1")
-                    .bind("webhook", webhook).map(row -> row.get("event_id", UUID.class)).one().block();
-            String previous = """
-                    INSERT INTO deliveries (id, subscription_id, event_id, created_at)
-                    VALUES (gen_random_uuid(), :webhook, :event, now())
-                    ON CONFLICT (subscription_id, event_id) WHERE redelivery_of IS NULL DO NOTHING""";
-            Long inserted = db.sql(previous).bind("webhook", webhook).bind("event", event).fetch().rowsUpdated().block();
-            assertThat(inserted).isZero();
-            Long deliveries = db.sql("SELECT count(*) AS n FROM deliveries WHERE event_id = :event")
-                    .bind("event", event).map(row -> row.get("n", Long.class)).one().block();
-            assertThat(deliveries).isEqualTo(1);
+            UUID original = db.sql("SELECT id FROM deliveries WHERE subscription_id = :webhook LIMIT 1")
+                    .bind("webhook", webhook).map(row -> row.get("id", UUID.class)).one().block();
+            UUID event = db.sql("SELECT event_id FROM deliveries WHERE id = :id")
+                    .bind("id", original).map(row -> row.get("event_id", UUID.class)).one().block();
+            String insert = """
+                    INSERT INTO deliveries (id, subscription_id, event_id, created_at, redelivery_of)
+                    VALUES (gen_random_uuid(), :webhook, :event, now(), :of)
+                    ON CONFLICT (event_id, subscription_id, (CASE WHEN redelivery_of IS NULL THEN NULL ELSE id END)) DO NOTHING""";
+            assertThat(db.sql(insert).bind("webhook", webhook).bind("event", event).bindNull("of", UUID.class)
+                    .fetch().rowsUpdated().block()).isZero();
+            assertThat(db.sql(insert).bind("webhook", webhook).bind("event", event).bind("of", original)
+                    .fetch().rowsUpdated().block()).isOne();
         }
     }
 

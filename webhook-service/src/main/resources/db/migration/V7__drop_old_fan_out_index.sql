@@ -1,0 +1,11 @@
+-- The last step of V6 (issue 24): deliveries_one_per_event (subscription_id, event_id) WHERE
+-- redelivery_of IS NULL goes. Since V6 the fan-out's ON CONFLICT names deliveries_per_event, which
+-- keeps the same rule (one delivery per event and subscription that is not a redelivery), so no
+-- statement of this version or of the previous one (V6) needs it; it only cost every delivery an
+-- index entry at its insert and another at each change of its state.
+--
+-- Upgrades: a rolling upgrade runs this version beside the previous one (V6), whose statements all
+-- work on this schema. An installation still on a version before V6 upgrades to a V6 version first
+-- (the fan-out of versions before V6 names this index; README, "Tables"). Dropping an index takes a
+-- short exclusive lock on deliveries, not a rebuild.
+DROP INDEX deliveries_one_per_event;
