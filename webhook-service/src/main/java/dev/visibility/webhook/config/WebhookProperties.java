@@ -24,7 +24,7 @@ public record WebhookProperties(String secretKey, boolean allowLoopback, boolean
 
     public WebhookProperties {
         maxActivePerProject = maxActivePerProject == null ? 20 : maxActivePerProject;
-        delivery = delivery == null ? new Delivery(null, null, null, null, null, null, null, null, null, null, null) : delivery;
+        delivery = delivery == null ? new Delivery(null, null, null, null, null, null, null, null, null, null, null, null) : delivery;
         tls = tls == null ? new Tls(null, null) : tls;
         retention = retention == null ? Duration.ofDays(30) : retention;
         purgeInterval = purgeInterval == null ? Duration.ofHours(1) : purgeInterval;
@@ -49,10 +49,18 @@ public record WebhookProperties(String secretKey, boolean allowLoopback, boolean
      * @param parallelism    POSTs of one batch in flight at once (per consumer of {@code webhook.deliveries})
      * @param deliveryConcurrency consumers per instance of {@code webhook.deliveries} and of each of its retry and
      *                       dead-letter topics; null: as many as {@code webhook.deliveries} has partitions
+     * @param gather         how long the broker may hold a fetch of {@code public.events} (fan-out) or
+     *                       {@code webhook.deliveries} (first attempts) to gather {@link #GATHER_BYTES}: batches
+     *                       that grow with the load instead of a few records each; zero: no gathering (a fetch is
+     *                       answered as soon as anything arrived, the idle consumer's fetch after
+     *                       {@code fetch.max.wait.ms}: the local suite's choice)
      */
     public record Delivery(Duration timeout, Duration backoffBase, Duration backoffMax, Double jitter,
             Duration resolveTimeout, Integer concurrency, Integer maxPollRecords, Integer maxConnections,
-            Integer batchSize, Integer parallelism, Integer deliveryConcurrency) {
+            Integer batchSize, Integer parallelism, Integer deliveryConcurrency, Duration gather) {
+
+        /** What a gathering fetch waits for, unless {@code gather} passes first: about a hundred events, or a few hundred delivery records. */
+        public static final int GATHER_BYTES = 64 * 1024;
 
         public Delivery {
             timeout = timeout == null ? Duration.ofSeconds(10) : timeout;
@@ -65,6 +73,10 @@ public record WebhookProperties(String secretKey, boolean allowLoopback, boolean
             maxConnections = maxConnections == null ? 64 : maxConnections;
             batchSize = batchSize == null ? 250 : batchSize;
             parallelism = parallelism == null ? 64 : parallelism;
+            gather = gather == null ? Duration.ofMillis(50) : gather;
+            if (gather.isNegative()) {
+                throw new IllegalArgumentException("suite.webhook.delivery.gather must not be negative");
+            }
             if (deliveryConcurrency != null && deliveryConcurrency < 1) {
                 throw new IllegalArgumentException("suite.webhook.delivery.delivery-concurrency must be at least 1");
             }

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 
+import dev.visibility.platform.consumer.ConsumedRecord;
 import dev.visibility.platform.consumer.TopicConsumer;
 import dev.visibility.platform.events.PublishedEvent;
 import dev.visibility.platform.events.StringProducer;
@@ -59,19 +60,31 @@ class DeliveryKafkaConfiguration {
     @Bean
     TopicConsumer<PublishedEvent> publicEventsFanOut(PublicEventFanOut fanOut, WebhookProperties webhook) {
         // traced: each delivery keeps its event's trace context, which its attempts continue
-        return TopicConsumer.tracedBatch(Topics.PUBLIC_EVENTS, PublishedEvent.class, fanOut::fanOutTraced)
-                .concurrency(webhook.delivery().concurrency());
+        return gathering(TopicConsumer.tracedBatch(Topics.PUBLIC_EVENTS, PublishedEvent.class, fanOut::fanOutTraced)
+                .concurrency(webhook.delivery().concurrency()), webhook);
     }
 
     /** First attempts: webhook.deliveries a batch at a time, one consumer per partition unless configured. */
     @Bean
     TopicConsumer<DeliveryRequested> firstAttempts(FirstAttemptListener listener, WebhookProperties webhook,
             Environment environment) {
-        return TopicConsumer.batch(DeliveryTopics.FIRST, DeliveryRequested.class, listener::attemptFirst)
+        return gathering(TopicConsumer.batch(DeliveryTopics.FIRST, DeliveryRequested.class, listener::attemptFirst)
                 .maxPollRecords(webhook.delivery().batchSize())
                 .concurrency(deliveryConcurrency(webhook, environment))
                 // a batch's attempts, each up to the delivery time-out, run side by side
-                .timeout(Duration.ofMinutes(4));
+                .timeout(Duration.ofMinutes(4)), webhook);
+    }
+
+    /**
+     * The fan-out and the first attempts cost per batch (a statement, a send, a commit) as much as per
+     * record: without gathering, a consumer that keeps up takes whatever arrived since its last fetch,
+     * a few records, at several times a burst's cost a delivery, and falls behind before its batches
+     * grow again (bench/WebhookDeliveryBench.md, session 18). A record waits at most {@code gather} longer.
+     */
+    static <T extends ConsumedRecord> TopicConsumer<T> gathering(
+            TopicConsumer<T> consumer, WebhookProperties webhook) {
+        Duration gather = webhook.delivery().gather();
+        return gather.isZero() ? consumer : consumer.gather(WebhookProperties.Delivery.GATHER_BYTES, gather);
     }
 
     @Bean(RETRY_FACTORY)

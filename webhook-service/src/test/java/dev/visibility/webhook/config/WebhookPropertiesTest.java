@@ -35,5 +35,6 @@ class WebhookPropertiesTest {
         assertThat(delivery.batchSize()).isEqualTo(250);
         assertThat(delivery.parallelism()).isEqualTo(64);
         assertThat(delivery.maxConnections()).isEqualTo(64);
+        assertThat(delivery.gather()).isEqualTo(Duration.ofMillis(50));
     }
 }

@@ -34,7 +34,7 @@ class DeliveryClientTest {
 
     private static WebhookProperties properties(boolean allowLoopback) {
         return new WebhookProperties("unused", allowLoopback, false, null,
-                new WebhookProperties.Delivery(Duration.ofSeconds(3), null, null, null, null, null, null, null, null, null, null),
+                new WebhookProperties.Delivery(Duration.ofSeconds(3), null, null, null, null, null, null, null, null, null, null, null),
                 new WebhookProperties.Tls(ReceiverTls.trustStore().toString(), ReceiverTls.PASSWORD), null, null);
     }
 
