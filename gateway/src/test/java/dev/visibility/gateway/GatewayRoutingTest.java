@@ -7,6 +7,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 
+import dev.visibility.gateway.ratelimit.LocalRateLimiter;
+import dev.visibility.gateway.ratelimit.RateLimiter;
 import dev.visibility.gateway.routing.ApiRoute;
 import dev.visibility.gateway.routing.RouteTable;
 import dev.visibility.gateway.support.StubServices;
@@ -19,6 +21,9 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalManagementPort;
 import org.springframework.cloud.gateway.route.RouteLocator;
+import org.springframework.context.ApplicationContext;
+import org.springframework.data.redis.connection.ReactiveRedisConnectionFactory;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.web.reactive.server.WebTestClient;
@@ -43,6 +48,9 @@ class GatewayRoutingTest extends RunningServerTest {
 
     @Autowired
     RouteLocator routes;
+
+    @Autowired
+    ApplicationContext context;
 
     @Test
     void everyRouteOfTheTableIsRegisteredWithItsScope() {
@@ -126,6 +134,14 @@ class GatewayRoutingTest extends RunningServerTest {
         for (String path : List.of("/actuator/prometheus", "/actuator/health", "/actuator/health/liveness")) {
             assertThat(error(client.get().uri(path), 404)).as(path).containsEntry("error", "not_found");
         }
+    }
+
+    /** Issue 24: with the local rate-limit store (the default) the gateway makes no Redis client at all. */
+    @Test
+    void theLocalRateLimitStoreMakesNoRedisClient() {
+        assertThat(context.getBean(RateLimiter.class)).isInstanceOf(LocalRateLimiter.class);
+        assertThat(context.getBeanNamesForType(RedisConnectionFactory.class)).isEmpty();
+        assertThat(context.getBeanNamesForType(ReactiveRedisConnectionFactory.class)).isEmpty();
     }
 
     private Map<String, Object> error(WebTestClient.RequestHeadersSpec<?> request, int status) {

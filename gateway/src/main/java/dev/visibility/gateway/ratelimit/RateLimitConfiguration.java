@@ -17,7 +17,14 @@ class RateLimitConfiguration {
         return switch (properties.store()) {
             case "local" -> new LocalRateLimiter(properties.window(), Clock.systemUTC());
             case "redis" -> {
-                ReactiveStringRedisTemplate template = redis.getObject();
+                ReactiveStringRedisTemplate template = redis.getIfAvailable();
+                if (template == null) {
+                    // Redis's auto-configuration is left out for the local store (RedisOnlyWhenStoredEnvironmentPostProcessor):
+                    // Spring AOT code generated with the local store has no Redis beans
+                    throw new IllegalStateException("suite.rate-limit.store=redis, but this gateway has no Redis client: "
+                            + "its Spring AOT code was generated for the local store; start it without "
+                            + "(-Dspring.aot.enabled=false, SUITE_AOT=no in ./suite)");
+                }
                 yield new FallbackRateLimiter(
                         new RedisRateLimiter(template, properties.window(), Clock.systemUTC(), properties.storeTimeout()),
                         () -> template.hasKey("ratelimit:probe"),
