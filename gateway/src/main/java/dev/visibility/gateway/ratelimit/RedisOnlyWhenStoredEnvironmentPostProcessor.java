@@ -16,7 +16,7 @@ import org.springframework.core.env.MapPropertySource;
  * Leaves Spring Boot's Redis auto-configuration out unless the rate limits are counted in Redis
  * ({@code suite.rate-limit.store=redis}). With the default {@code local} store nothing asks for a
  * Redis connection, yet the auto-configuration made a Lettuce client at start anyway: its event
- * executor and its timer thread (ten wake-ups a second at rest, 0.17 % of a core in the idle local
+ * executor and its timer thread (ten wake-ups a second at rest, 0.13-0.17 % of a core in the idle local
  * suite) and the classes behind them. Runs after the configuration files are read, so the store
  * set in {@code application.yml}, a profile or {@code SUITE_RATE_LIMIT_STORE} decides; exclusions
  * already configured ({@code spring.autoconfigure.exclude}) are kept.
