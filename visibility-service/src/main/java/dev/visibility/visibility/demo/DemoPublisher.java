@@ -3,6 +3,8 @@ package dev.visibility.visibility.demo;
 import java.time.Duration;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
+import java.util.Optional;
+import java.util.UUID;
 
 import dev.visibility.platform.demo.DemoRecords;
 import dev.visibility.platform.events.Topics;
@@ -22,7 +24,8 @@ import tools.jackson.databind.ObjectMapper;
  * {@code agentpicks.runs}, exactly as internal producers would, once the service is ready: only
  * when {@code suite.demo.enabled} (the {@code local} profile sets it), the demo project and
  * account are named, and the demo project has no tracking run yet. It also writes the example
- * request paths to {@code suite.demo.examples-file} (every start, the ids never change).
+ * request paths to {@code suite.demo.examples-file} (every start; the ids are those of the data
+ * published on the first start, whatever day it is now: {@link #demoDay}).
  */
 @Component
 class DemoPublisher {
@@ -53,9 +56,32 @@ class DemoPublisher {
             return;
         }
         // written before readiness, so that the suite finds it once the service is ready
+        LocalDate today = LocalDate.now(ZoneOffset.UTC);
+        LocalDate demoDay;
+        try {
+            demoDay = demoDay(db, demo.projectId(), demo.days(), today);
+        } catch (RuntimeException e) {
+            log.warn("Could not read when the demo data was published ({}); the E12 examples name today's demo", e.toString());
+            demoDay = today;
+        }
         DemoRecords.writeExamples(demo.examplesPath(), new DemoData(demo.projectId(), demo.accountId(),
-                LocalDate.now(ZoneOffset.UTC), visibility.responseRetention()).examples(), mapper);
+                demoDay, visibility.responseRetention()).examples(), mapper);
         DemoRecords.inBackground("visibility-demo", this::publishDemo);
+    }
+
+    /**
+     * The day the demo project's data was made on: the demo is published once, on the first start, with
+     * tracking runs for the {@code days} days before that day, and the E12 examples name executions of
+     * its days; a start on a later day must still name what was published. Today when the project has
+     * no tracking run yet (later runs, such as {@code ./suite simulate tracking-run}'s, are never older).
+     */
+    static LocalDate demoDay(DatabaseClient db, UUID project, int days, LocalDate today) {
+        Optional<LocalDate> first = db.sql("SELECT min(captured_on) FROM tracking_runs WHERE project_id = :project")
+                .bind("project", project)
+                .map(row -> Optional.ofNullable(row.get(0, LocalDate.class)))
+                .one()
+                .block(Duration.ofSeconds(30));
+        return first == null || first.isEmpty() ? today : first.get().plusDays(days);
     }
 
     private void publishDemo() {

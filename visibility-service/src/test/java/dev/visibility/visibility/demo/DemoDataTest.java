@@ -75,6 +75,31 @@ class DemoDataTest extends VisibilityTest {
                 .containsEntry("retained", false).containsEntry("answerText", "");
     }
 
+    /**
+     * The demo is published on the first start only; a start on a later day writes examples that still
+     * name what was published (E12's execution ids are of days), not executions of days never published.
+     */
+    @Test
+    void aLaterDaysStartNamesTheExecutionsPublishedOnTheFirst() {
+        UUID project = UUID.randomUUID();
+        String account = "acct-" + UUID.randomUUID();
+        LocalDate today = LocalDate.now(ZoneOffset.UTC);
+        assertThat(DemoPublisher.demoDay(db, project, 5, today)).as("nothing published yet").isEqualTo(today);
+
+        LocalDate firstStart = today.minusDays(3);
+        DemoData published = new DemoData(project, account, firstStart, Duration.ofDays(90));
+        published.trackingRuns(5, true).forEach(run -> publish(Topics.TRACKING_RUNS, project.toString(), run));
+        awaitTrue("demo tracking runs are stored", () -> count("SELECT count(*) FROM tracking_runs WHERE project_id = $1", project) == 5);
+
+        LocalDate demoDay = DemoPublisher.demoDay(db, project, 5, today);
+        assertThat(demoDay).isEqualTo(firstStart);
+        Map<String, String> examples = new DemoData(project, account, demoDay, Duration.ofDays(90)).examples();
+        assertThat(data(get(examples.get("E12"), project, account, "e12-retained-response")))
+                .containsEntry("retained", true).containsEntry("adCaptureMeasured", true);
+        assertThat(data(get(examples.get("E12_expired"), project, account, "e12-retained-response")))
+                .containsEntry("retained", false).containsEntry("answerText", "");
+    }
+
     private String get(String path, UUID project, String account, String schema) {
         byte[] body = client.get().uri(path).header(HttpHeaders.AUTHORIZATION, bearer(project, account, "agent-picks"))
                 .exchange().expectStatus().isOk().expectBody().returnResult().getResponseBody();
