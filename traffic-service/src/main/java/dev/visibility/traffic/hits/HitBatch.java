@@ -1,8 +1,8 @@
 package dev.visibility.traffic.hits;
 
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -16,42 +16,110 @@ import dev.visibility.platform.events.TrafficHitObserved;
  * batch: event counts per (scope, day), the latest day per (scope, session) for any hit, bot hits and
  * referral hits, the latest accepted hit per source and per (source, hostname), and 404s per (day,
  * hostname, path, crawler). Days are UTC days, as epoch day numbers.
+ *
+ * <p>A batch makes each of its scopes once ({@link Scope}: the project, a hostname and path prefix)
+ * and each (project, hostname, path) of its hits once (the scopes the path counts in, in order): a
+ * hit then costs one map lookup for its scopes and one per scope for its session, and its counts
+ * go straight into the scope's day rows (bench/TrafficBench.md, session 20: the batch's fold was
+ * half of the ingesting JVM's samples with a map entry and a lookup per scope-day and per scope).
  */
 final class HitBatch {
 
     /** What a 404 aggregate keeps of a path at most (the rest is cut). */
     static final int MAX_NOT_FOUND_PATH = 512;
 
-    // The two keys every hit makes five of each: equals and hashCode written out, which the JIT
-    // compiles into the maps' code, instead of the records' generated ones (method handle chains
-    // that stayed visible in the ingesting JVM's samples, bench/TrafficBench.md).
+    static final int NONE = Integer.MIN_VALUE;
 
-    record ScopeDay(UUID project, String hostname, String prefix, int day) {
+    private static final int SECONDS_PER_DAY = 86_400;
 
-        @Override
-        public boolean equals(Object other) {
-            return other instanceof ScopeDay o && day == o.day && project.equals(o.project) && prefix.equals(o.prefix)
-                    && hostname.equals(o.hostname);
+    /**
+     * A scope of the batch: the project ({@link Scopes#PROJECT}, {@link Scopes#ROOT}) or a hostname (in
+     * lower case) and path prefix of it, with its rows of the batch: one per day, with the total, bot
+     * and referral events, then (after {@link #fold}) the moves of the sessions, bot sessions and
+     * referral sessions histograms. Made once per batch, so that it is compared by identity.
+     */
+    static final class Scope {
+
+        final UUID project;
+        final String hostname;
+        final String prefix;
+        /** What its session keys are hashed from before the session ({@link SessionKeys}). */
+        final byte[] keyPrefix;
+        private final int hash;
+        private int[] days = new int[1];
+        private long[][] counts = new long[1][];
+        private int dayCount;
+
+        Scope(UUID project, String hostname, String prefix) {
+            this.project = project;
+            this.hostname = hostname;
+            this.prefix = prefix;
+            this.keyPrefix = SessionKeys.keyPrefix(project, hostname, prefix);
+            this.hash = (project.hashCode() * 31 + hostname.hashCode()) * 31 + prefix.hashCode();
+        }
+
+        /** The scope's row of {@code day}, made on first use. */
+        long[] counts(int day) {
+            for (int d = 0; d < dayCount; d++) {
+                if (days[d] == day) {
+                    return counts[d];
+                }
+            }
+            if (dayCount == days.length) {
+                days = Arrays.copyOf(days, dayCount * 2);
+                counts = Arrays.copyOf(counts, dayCount * 2);
+            }
+            days[dayCount] = day;
+            return counts[dayCount++] = new long[6];
+        }
+
+        int dayCount() {
+            return dayCount;
+        }
+
+        int day(int index) {
+            return days[index];
+        }
+
+        long[] countsAt(int index) {
+            return counts[index];
         }
 
         @Override
-        public int hashCode() {
-            return ((project.hashCode() * 31 + hostname.hashCode()) * 31 + prefix.hashCode()) * 31 + day;
+        public String toString() {
+            return project + " " + hostname + " " + prefix;
         }
     }
 
-    record ScopeSession(UUID project, String hostname, String prefix, String session) {
+    /** A session in one scope of the batch (the scope compared by identity: one object per scope a batch). */
+    record ScopeSession(Scope scope, String session) {
 
         @Override
         public boolean equals(Object other) {
-            return other instanceof ScopeSession o && session.equals(o.session) && project.equals(o.project)
-                    && prefix.equals(o.prefix) && hostname.equals(o.hostname);
+            return other instanceof ScopeSession o && scope == o.scope && session.equals(o.session);
         }
 
         @Override
         public int hashCode() {
-            return ((project.hashCode() * 31 + hostname.hashCode()) * 31 + prefix.hashCode()) * 31 + session.hashCode();
+            return scope.hash * 31 + session.hashCode();
         }
+    }
+
+    /** A (project, hostname as sent, path) of the batch's hits: the key of the scopes it counts in. */
+    private record PathKey(UUID project, String hostname, String path) {
+
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof PathKey o && path.equals(o.path) && hostname.equals(o.hostname) && project.equals(o.project);
+        }
+
+        @Override
+        public int hashCode() {
+            return (project.hashCode() * 31 + hostname.hashCode()) * 31 + path.hashCode();
+        }
+    }
+
+    private record ScopeName(UUID project, String hostname, String prefix) {
     }
 
     record Source(UUID project, String source) {
@@ -63,8 +131,8 @@ final class HitBatch {
     record NotFound(UUID project, int day, String hostname, String path, String botName) {
     }
 
-    /** total, bot, referral events; then (after {@link #fold}) the moves of the sessions, bot sessions and referral sessions histograms */
-    final Map<ScopeDay, long[]> counts = new HashMap<>();
+    /** the batch's scopes, each once */
+    final List<Scope> scopes = new ArrayList<>();
     /** last day, last bot day, last referral day; {@link #NONE} for none */
     final Map<ScopeSession, int[]> sessions = new HashMap<>();
     final Map<Source, Long> sources = new HashMap<>();
@@ -74,7 +142,9 @@ final class HitBatch {
     final List<Map.Entry<UUID, int[]>> newSessions = new ArrayList<>();
     final List<Map.Entry<UUID, int[]>> movedSessions = new ArrayList<>();
 
-    static final int NONE = Integer.MIN_VALUE;
+    private final Map<ScopeName, Scope> scopesByName = new HashMap<>();
+    /** the scopes of a path: the project's, the hostname's ({@link Scopes#ROOT}), then each deeper prefix */
+    private final Map<PathKey, Scope[]> pathScopes = new HashMap<>();
 
     static HitBatch of(List<TrafficHitObserved> hits, Instant now) {
         HitBatch batch = new HitBatch();
@@ -86,15 +156,23 @@ final class HitBatch {
     }
 
     private void add(TrafficHitObserved hit, long nowMillis) {
-        String hostname = hit.hostname().toLowerCase(Locale.ROOT);
-        int day = (int) hit.observedAt().atZone(ZoneOffset.UTC).toLocalDate().toEpochDay();
-        int bot = hit.isBot() ? day : NONE;
-        int referral = hit.isReferral() ? day : NONE;
-        count(new ScopeDay(hit.projectId(), Scopes.PROJECT, Scopes.ROOT, day), hit);
-        session(new ScopeSession(hit.projectId(), Scopes.PROJECT, Scopes.ROOT, hit.sessionId()), day, bot, referral);
-        for (String prefix : Scopes.prefixes(hit.path())) {
-            count(new ScopeDay(hit.projectId(), hostname, prefix, day), hit);
-            session(new ScopeSession(hit.projectId(), hostname, prefix, hit.sessionId()), day, bot, referral);
+        Scope[] scopes = pathScopes.computeIfAbsent(new PathKey(hit.projectId(), hit.hostname(), hit.path()), this::scopesOf);
+        String hostname = scopes[1].hostname;
+        int day = (int) Math.floorDiv(hit.observedAt().getEpochSecond(), SECONDS_PER_DAY);
+        boolean isBot = hit.isBot();
+        boolean isReferral = hit.isReferral();
+        int bot = isBot ? day : NONE;
+        int referral = isReferral ? day : NONE;
+        for (Scope scope : scopes) {
+            long[] c = scope.counts(day);
+            c[0]++;
+            if (isBot) {
+                c[1]++;
+            }
+            if (isReferral) {
+                c[2]++;
+            }
+            session(new ScopeSession(scope, hit.sessionId()), day, bot, referral);
         }
         // accepted now: an observation from a drifting clock counts as made at acceptance at the latest
         long accepted = Math.min(hit.observedAt().toEpochMilli(), nowMillis);
@@ -107,15 +185,23 @@ final class HitBatch {
         }
     }
 
-    private void count(ScopeDay key, TrafficHitObserved hit) {
-        long[] c = counts.computeIfAbsent(key, k -> new long[6]);
-        c[0]++;
-        if (hit.isBot()) {
-            c[1]++;
+    private Scope[] scopesOf(PathKey key) {
+        String hostname = key.hostname().toLowerCase(Locale.ROOT);
+        List<String> prefixes = Scopes.prefixes(key.path());
+        Scope[] scopes = new Scope[prefixes.size() + 1];
+        scopes[0] = scope(key.project(), Scopes.PROJECT, Scopes.ROOT);
+        for (int i = 0; i < prefixes.size(); i++) {
+            scopes[i + 1] = scope(key.project(), hostname, prefixes.get(i));
         }
-        if (hit.isReferral()) {
-            c[2]++;
-        }
+        return scopes;
+    }
+
+    private Scope scope(UUID project, String hostname, String prefix) {
+        return scopesByName.computeIfAbsent(new ScopeName(project, hostname, prefix), name -> {
+            Scope scope = new Scope(project, hostname, prefix);
+            scopes.add(scope);
+            return scope;
+        });
     }
 
     private void session(ScopeSession key, int day, int bot, int referral) {
@@ -132,9 +218,9 @@ final class HitBatch {
     /**
      * Compares the batch's session scopes with their stored last days ({@code stored[i]} for
      * {@code keys.sorted[i]}; null for a new one): collects the new and the moved rows (in key order),
-     * and adds to the histogram columns of {@link #counts} what moves: a session whose last day goes
-     * from D1 to D2 leaves D1's row (-1) and joins D2's (+1); a new one only joins (likewise for the
-     * last bot and referral days). Answers how many session scopes are new or moved.
+     * and adds to the histogram columns of the scopes' day rows what moves: a session whose last day
+     * goes from D1 to D2 leaves D1's row (-1) and joins D2's (+1); a new one only joins (likewise for
+     * the last bot and referral days). Answers how many session scopes are new or moved.
      */
     long fold(SessionKeys keys, int[][] stored) {
         long moved = 0;
@@ -143,16 +229,17 @@ final class HitBatch {
             int[] old = stored[i];
             int[] next = old == null ? batch
                     : new int[] {Math.max(old[0], batch[0]), Math.max(old[1], batch[1]), Math.max(old[2], batch[2])};
+            Scope scope = keys.scopes[i].scope();
             boolean changed = false;
             for (int c = 0; c < 3; c++) {
                 int before = old == null ? NONE : old[c];
                 if (before != next[c]) {
                     changed = true;
                     if (next[c] != NONE) {
-                        histogram(keys.scopes[i], next[c], c, 1);
+                        scope.counts(next[c])[3 + c]++;
                     }
                     if (before != NONE) {
-                        histogram(keys.scopes[i], before, c, -1);
+                        scope.counts(before)[3 + c]--;
                     }
                 }
             }
@@ -165,11 +252,6 @@ final class HitBatch {
             }
         }
         return moved;
-    }
-
-    private void histogram(ScopeSession scope, int day, int column, int delta) {
-        counts.computeIfAbsent(new ScopeDay(scope.project(), scope.hostname(), scope.prefix(), day), k -> new long[6])[3 + column]
-                += delta;
     }
 
     static String pathOnly(String path) {

@@ -186,7 +186,10 @@ public class HitIngestion {
         // each column's literal is written as the batch's maps are walked (ArrayLiterals.Column)
         SessionColumns fresh = SessionColumns.of(batch.newSessions);
         SessionColumns moved = SessionColumns.of(batch.movedSessions);
-        int c = batch.counts.size();
+        int c = 0;
+        for (HitBatch.Scope scope : batch.scopes) {
+            c += scope.dayCount();
+        }
         Column cProject = new Column(c, 36);
         Column cHost = new Column(c, 20);
         Column cPrefix = new Column(c, 30);
@@ -195,13 +198,16 @@ public class HitIngestion {
         for (int v = 0; v < values.length; v++) {
             values[v] = new Column(c, 3);
         }
-        for (Map.Entry<HitBatch.ScopeDay, long[]> e : batch.counts.entrySet()) {
-            cProject.uuid(e.getKey().project());
-            cHost.text(e.getKey().hostname());
-            cPrefix.text(e.getKey().prefix());
-            cDay.number(e.getKey().day());
-            for (int v = 0; v < values.length; v++) {
-                values[v].number(e.getValue()[v]);
+        for (HitBatch.Scope scope : batch.scopes) {
+            for (int d = 0; d < scope.dayCount(); d++) {
+                cProject.uuid(scope.project);
+                cHost.text(scope.hostname);
+                cPrefix.text(scope.prefix);
+                cDay.number(scope.day(d));
+                long[] counts = scope.countsAt(d);
+                for (int v = 0; v < values.length; v++) {
+                    values[v].number(counts[v]);
+                }
             }
         }
         int k = batch.sources.size();

@@ -7,7 +7,6 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.UUID;
 
@@ -19,10 +18,8 @@ import java.util.UUID;
  */
 final class SessionKeys {
 
-    /** PostgreSQL's uuid order (bytewise): the order in which the batch looks keys up and inserts them. */
+    /** PostgreSQL's uuid order (bytewise): the order in which the batch looks keys up and inserts them ({@link #order}). */
     static final Comparator<UUID> ORDER = (a, b) -> {
-        // without Comparator.comparing's boxing of both halves on every comparison (the batch sorts
-        // thousands of keys; the boxing was 4.5 % of the ingesting JVM's samples, bench/TrafficBench.md)
         int high = Long.compareUnsigned(a.getMostSignificantBits(), b.getMostSignificantBits());
         return high != 0 ? high : Long.compareUnsigned(a.getLeastSignificantBits(), b.getLeastSignificantBits());
     };
@@ -33,77 +30,179 @@ final class SessionKeys {
     final UUID[] sorted;
     /** last day, last bot day, last referral day of {@code scopes[i]} in the batch */
     final int[][] days;
+    /** the halves of {@code sorted[i]}, for {@link #indexOf} */
+    private final long[] high;
+    private final long[] low;
 
-    private SessionKeys(HitBatch.ScopeSession[] scopes, UUID[] sorted, int[][] days) {
+    private SessionKeys(HitBatch.ScopeSession[] scopes, UUID[] sorted, int[][] days, long[] high, long[] low) {
         this.scopes = scopes;
         this.sorted = sorted;
         this.days = days;
-    }
-
-    private record Keyed(UUID key, HitBatch.ScopeSession scope, int[] days) {
+        this.high = high;
+        this.low = low;
     }
 
     static SessionKeys of(HitBatch batch) {
+        int n = batch.sessions.size();
+        HitBatch.ScopeSession[] scopes = new HitBatch.ScopeSession[n];
+        int[][] days = new int[n][];
+        long[] high = new long[n];
+        long[] low = new long[n];
         Hasher hasher = new Hasher();
-        Keyed[] keyed = new Keyed[batch.sessions.size()];
         int i = 0;
         for (Map.Entry<HitBatch.ScopeSession, int[]> e : batch.sessions.entrySet()) {
-            keyed[i++] = new Keyed(hasher.key(e.getKey()), e.getKey(), e.getValue());
+            scopes[i] = e.getKey();
+            days[i] = e.getValue();
+            hasher.hash(e.getKey().scope().keyPrefix, e.getKey().session());
+            high[i] = hasher.high();
+            low[i] = hasher.low();
+            i++;
         }
-        Arrays.sort(keyed, (a, b) -> ORDER.compare(a.key, b.key));
-        HitBatch.ScopeSession[] scopes = new HitBatch.ScopeSession[keyed.length];
-        UUID[] sorted = new UUID[keyed.length];
-        int[][] days = new int[keyed.length][];
-        for (i = 0; i < keyed.length; i++) {
-            scopes[i] = keyed[i].scope;
-            sorted[i] = keyed[i].key;
-            days[i] = keyed[i].days;
+        int[] order = order(high, low);
+        HitBatch.ScopeSession[] orderedScopes = new HitBatch.ScopeSession[n];
+        int[][] orderedDays = new int[n][];
+        long[] orderedHigh = new long[n];
+        long[] orderedLow = new long[n];
+        UUID[] sorted = new UUID[n];
+        for (i = 0; i < n; i++) {
+            int from = order[i];
+            orderedScopes[i] = scopes[from];
+            orderedDays[i] = days[from];
+            orderedHigh[i] = high[from];
+            orderedLow[i] = low[from];
+            sorted[i] = new UUID(high[from], low[from]);
         }
-        return new SessionKeys(scopes, sorted, days);
+        return new SessionKeys(orderedScopes, sorted, orderedDays, orderedHigh, orderedLow);
+    }
+
+    /**
+     * The positions of the keys {@code (high[i], low[i])} in {@link #ORDER}: the keys are md5 digests,
+     * spread evenly, so they are put into buckets by their top bits (about one key a bucket) and each
+     * bucket is sorted on its own; a bucket that holds many keys (made so on purpose) is sorted by
+     * comparisons rather than by insertion. Primitive arrays throughout: sorting objects by a comparator
+     * that reads two longs through two references was a tenth of the batch's work.
+     */
+    static int[] order(long[] high, long[] low) {
+        int n = high.length;
+        int bits = Math.max(1, Math.min(20, 32 - Integer.numberOfLeadingZeros(n)));
+        int shift = 64 - bits;
+        int[] start = new int[(1 << bits) + 1];
+        for (long h : high) {
+            start[(int) (h >>> shift) + 1]++;
+        }
+        for (int b = 1; b < start.length; b++) {
+            start[b] += start[b - 1];
+        }
+        int[] next = Arrays.copyOf(start, start.length - 1);
+        int[] order = new int[n];
+        for (int i = 0; i < n; i++) {
+            order[next[(int) (high[i] >>> shift)]++] = i;
+        }
+        for (int b = 0; b + 1 < start.length; b++) {
+            int from = start[b];
+            int to = start[b + 1];
+            if (to - from > 32) {
+                Integer[] bucket = new Integer[to - from];
+                for (int i = from; i < to; i++) {
+                    bucket[i - from] = order[i];
+                }
+                Arrays.sort(bucket, (x, y) -> compare(high, low, x, y));
+                for (int i = from; i < to; i++) {
+                    order[i] = bucket[i - from];
+                }
+            } else {
+                for (int i = from + 1; i < to; i++) {
+                    int key = order[i];
+                    int j = i - 1;
+                    while (j >= from && compare(high, low, order[j], key) > 0) {
+                        order[j + 1] = order[j];
+                        j--;
+                    }
+                    order[j + 1] = key;
+                }
+            }
+        }
+        return order;
+    }
+
+    private static int compare(long[] high, long[] low, int x, int y) {
+        int h = Long.compareUnsigned(high[x], high[y]);
+        return h != 0 ? h : Long.compareUnsigned(low[x], low[y]);
     }
 
     /** The position of {@code key} in {@link #sorted}, or a negative number. */
     int indexOf(UUID key) {
-        return Arrays.binarySearch(sorted, key, ORDER);
+        long h = key.getMostSignificantBits();
+        long l = key.getLeastSignificantBits();
+        int from = 0;
+        int to = high.length - 1;
+        while (from <= to) {
+            int mid = (from + to) >>> 1;
+            int c = Long.compareUnsigned(high[mid], h);
+            if (c == 0) {
+                c = Long.compareUnsigned(low[mid], l);
+            }
+            if (c < 0) {
+                from = mid + 1;
+            } else if (c > 0) {
+                to = mid - 1;
+            } else {
+                return mid;
+            }
+        }
+        return -(from + 1);
     }
 
-    static UUID key(HitBatch.ScopeSession scope) {
-        return new Hasher().key(scope);
+    /** The key of one session scope. */
+    static UUID key(UUID project, String hostname, String prefix, String session) {
+        Hasher hasher = new Hasher();
+        hasher.hash(keyPrefix(project, hostname, prefix), session);
+        return new UUID(hasher.high(), hasher.low());
     }
 
-    /**
-     * Hashes scopes one after the other without building their text: the UTF-8 bytes of a batch's
-     * few projects, hostnames and prefixes (with their length prefixes) are made once and fed to
-     * one digest.
-     */
+    /** {@code projectId ':' bytes(hostname) ':' hostname ':' bytes(prefix) ':' prefix ':'}, in UTF-8: what a scope's keys begin with. */
+    static byte[] keyPrefix(UUID project, String hostname, String prefix) {
+        byte[] p = (project + ":").getBytes(StandardCharsets.US_ASCII);
+        byte[] h = lengthPrefixed(hostname);
+        byte[] x = lengthPrefixed(prefix);
+        byte[] all = Arrays.copyOf(p, p.length + h.length + x.length);
+        System.arraycopy(h, 0, all, p.length, h.length);
+        System.arraycopy(x, 0, all, p.length + h.length, x.length);
+        return all;
+    }
+
+    private static byte[] lengthPrefixed(String text) {
+        byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+        byte[] length = (bytes.length + ":").getBytes(StandardCharsets.US_ASCII);
+        byte[] part = Arrays.copyOf(length, length.length + bytes.length + 1);
+        System.arraycopy(bytes, 0, part, length.length, bytes.length);
+        part[part.length - 1] = ':';
+        return part;
+    }
+
+    /** One digest reused for a batch's keys. */
     private static final class Hasher {
 
         private final MessageDigest md5 = md5();
         private final byte[] digest = new byte[16];
         private final ByteBuffer digestBuffer = ByteBuffer.wrap(digest);
-        /** a project's text; {@code bytes:text} of a hostname or prefix; followed by ':' */
-        private final Map<Object, byte[]> parts = new HashMap<>();
 
-        UUID key(HitBatch.ScopeSession scope) {
-            md5.update(parts.computeIfAbsent(scope.project(), p -> (p + ":").getBytes(StandardCharsets.US_ASCII)));
-            md5.update(parts.computeIfAbsent(scope.hostname(), Hasher::lengthPrefixed));
-            md5.update(parts.computeIfAbsent(scope.prefix(), Hasher::lengthPrefixed));
-            md5.update(scope.session().getBytes(StandardCharsets.UTF_8));
+        void hash(byte[] keyPrefix, String session) {
+            md5.update(keyPrefix);
+            md5.update(session.getBytes(StandardCharsets.UTF_8));
             try {
                 md5.digest(digest, 0, 16);
             } catch (DigestException e) {
                 throw new IllegalStateException("An md5 digest is 16 bytes", e);
             }
-            return new UUID(digestBuffer.getLong(0), digestBuffer.getLong(8));
         }
 
-        private static byte[] lengthPrefixed(Object text) {
-            byte[] bytes = ((String) text).getBytes(StandardCharsets.UTF_8);
-            byte[] length = (bytes.length + ":").getBytes(StandardCharsets.US_ASCII);
-            byte[] part = Arrays.copyOf(length, length.length + bytes.length + 1);
-            System.arraycopy(bytes, 0, part, length.length, bytes.length);
-            part[part.length - 1] = ':';
-            return part;
+        long high() {
+            return digestBuffer.getLong(0);
+        }
+
+        long low() {
+            return digestBuffer.getLong(8);
         }
     }
 

@@ -76,12 +76,17 @@ public final class ArrayLiterals {
                 return none();
             }
             StringBuilder out = next().append('"');
-            for (int c = 0; c < value.length(); c++) {
-                char ch = value.charAt(c);
-                if (ch == '"' || ch == '\\') {
-                    out.append('\\');
+            if (value.indexOf('"') < 0 && value.indexOf('\\') < 0) {
+                // the usual text, nothing to escape: copied at once rather than a character at a time
+                out.append(value);
+            } else {
+                for (int c = 0; c < value.length(); c++) {
+                    char ch = value.charAt(c);
+                    if (ch == '"' || ch == '\\') {
+                        out.append('\\');
+                    }
+                    out.append(ch);
                 }
-                out.append(ch);
             }
             out.append('"');
             return this;
