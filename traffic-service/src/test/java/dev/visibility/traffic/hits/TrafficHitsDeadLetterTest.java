@@ -37,7 +37,12 @@ class TrafficHitsDeadLetterTest extends TrafficTest {
         String future = mapper.writeValueAsString(bot(project, "cloudflare", "acme.dev", "/e", 200, "GPTBot", "s4",
                 Instant.now().plus(Duration.ofDays(2))));
         String notJson = "{not json";
-        List<String> poison = List.of(both, badHost, badPath, future, notJson);
+        // blank (the schema's minLength counts the spaces; the record's own check does not)
+        String blankSession = mapper.writeValueAsString(bot(project, "cloudflare", "acme.dev", "/f", 200, "GPTBot", "  ", at));
+        String blankBoth = mapper.writeValueAsString(bot(project, " ", "acme.dev", "/g", 200, "GPTBot", " ", at));
+        String noStatus = mapper.writeValueAsString(bot(project, "cloudflare", "acme.dev", "/h", 200, "GPTBot", "s5", at))
+                .replace("\"status\":200,", "");
+        List<String> poison = List.of(both, badHost, badPath, future, notJson, blankSession, blankBoth, noStatus);
         List<String> all = new ArrayList<>(List.of(good1));
         all.addAll(poison);
         all.add(good2);
@@ -52,7 +57,10 @@ class TrafficHitsDeadLetterTest extends TrafficTest {
                 "poison: does not match the schema of traffic.hits (/hostname pattern)",
                 "poison: does not match the schema of traffic.hits (/path pattern)",
                 "poison: observedAt lies more than 1 hour in the future",
-                "poison: not JSON");
+                "poison: not JSON",
+                "poison: sessionId must not be blank",
+                "poison: sessionId must not be blank; source must not be blank",
+                "poison: does not match the schema of traffic.hits (/status required)");
         awaitTotal(project, 2);
         // the project scope's sessions histogram (README, E4 "Sessions"): the two kept hits' sessions, none of the poison ones
         assertThat(count("SELECT sum(sessions) FROM traffic_days WHERE project_id = $1 AND hostname = ''", project)).isEqualTo(2);

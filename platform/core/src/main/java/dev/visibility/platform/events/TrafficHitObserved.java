@@ -6,12 +6,6 @@ import java.util.UUID;
 
 import dev.visibility.platform.consumer.ConsumedRecord;
 import dev.visibility.platform.consumer.PoisonRecord;
-import jakarta.validation.constraints.Max;
-import jakarta.validation.constraints.Min;
-import jakarta.validation.constraints.NotBlank;
-import jakarta.validation.constraints.NotNull;
-import jakarta.validation.constraints.Pattern;
-import jakarta.validation.constraints.Size;
 
 /**
  * A record of {@code traffic.hits} (key projectId): one request a traffic sensor observed on one of
@@ -19,6 +13,12 @@ import jakarta.validation.constraints.Size;
  * referred ({@code referrer}); exactly one of the two is set. traffic-service rolls these up per day,
  * hostname and path prefix (E4), keeps the sensor state per {@code source}, and aggregates the 404s
  * for E11. The JSON Schema is {@code docs/events/traffic.hits.schema.json}.
+ *
+ * <p>The schema is all the checking a record gets before {@link #validate()}, which adds what it cannot
+ * say: no Bean Validation constraints here (the platform then skips Bean Validation for the type). This
+ * is the suite's highest-volume topic, and the constraints repeated the schema's (its two regular
+ * expressions included) for every hit: about a tenth of the ingesting JVM's samples
+ * (bench/TrafficBench.md, session 20).
  *
  * @param source     the sensor that observed the hit (for example {@code cloudflare}, {@code vercel-middleware})
  * @param hostname   the requested host, without port (compared in lower case)
@@ -30,16 +30,16 @@ import jakarta.validation.constraints.Size;
  * @param observedAt when the request was made
  */
 public record TrafficHitObserved(
-        @NotNull UUID eventId,
-        @NotNull UUID projectId,
-        @NotBlank @Size(max = 100) String source,
-        @NotNull @Size(min = 1, max = 253) @Pattern(regexp = HOSTNAME_PATTERN, message = "must be a hostname") String hostname,
-        @NotNull @Size(min = 1, max = 2048) @Pattern(regexp = "/.*", flags = Pattern.Flag.DOTALL, message = "must start with /") String path,
-        @Min(100) @Max(599) int status,
-        @Size(min = 1, max = 100) String botName,
-        @Size(min = 1, max = 2048) String referrer,
-        @NotBlank @Size(max = 128) String sessionId,
-        @NotNull Instant observedAt) implements ConsumedRecord {
+        UUID eventId,
+        UUID projectId,
+        String source,
+        String hostname,
+        String path,
+        int status,
+        String botName,
+        String referrer,
+        String sessionId,
+        Instant observedAt) implements ConsumedRecord {
 
     /** A DNS hostname: dot-separated labels of letters, digits and inner hyphens, either case. */
     public static final String HOSTNAME_PATTERN =
@@ -55,8 +55,16 @@ public record TrafficHitObserved(
         return referrer != null;
     }
 
+    /** After the schema (types, required members, lengths, the hostname's and the path's patterns, the status' range). */
     @Override
     public void validate() {
+        // blank as Bean Validation's @NotBlank judged it (only spaces): the schema asks for one character at least
+        boolean blankSession = sessionId.trim().isEmpty();
+        boolean blankSource = source.trim().isEmpty();
+        if (blankSession || blankSource) {
+            throw new PoisonRecord(blankSession && blankSource ? "sessionId must not be blank; source must not be blank"
+                    : (blankSource ? "source" : "sessionId") + " must not be blank");
+        }
         if ((botName == null) == (referrer == null)) {
             throw new PoisonRecord("exactly one of botName and referrer must be set");
         }
