@@ -13,6 +13,13 @@ offline=${MAVEN_OFFLINE:--o}
 # one reactor run: the platform's modules resolve to their target/classes (they are never installed)
 mvn -B -q $offline test-compile dependency:build-classpath -pl traffic-service -am -Dmdep.includeScope=test \
   -Dmdep.outputFile=target/bench.classpath
+# a migration deleted from src (an experiment) stays in target/classes until a clean build, and Flyway
+# would still apply it: refuse to measure that (session 20 measured such a leftover for 40 minutes)
+stale=$(comm -13 <(ls traffic-service/src/main/resources/db/migration) <(ls traffic-service/target/classes/db/migration))
+if [[ -n "$stale" ]]; then
+  echo "traffic-service/target/classes holds migrations that src does not ($stale): run mvn clean first" >&2
+  exit 1
+fi
 cp="traffic-service/target/test-classes:traffic-service/target/classes:platform/testing/target/classes:platform/core/target/classes:$(cat traffic-service/target/bench.classpath)"
 # PostgreSQL as for a write-heavy service (and as ./suite runs it): checkpoints every 15 minutes rather
 # than every gigabyte of WAL, which at 20,000 hits/s came every ~40 s, each followed by full-page
