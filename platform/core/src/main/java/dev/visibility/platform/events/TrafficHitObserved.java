@@ -17,7 +17,7 @@ import dev.visibility.platform.consumer.PoisonRecord;
  * <p>The schema is all the checking a record gets before {@link #validate()}, which adds what it cannot
  * say: no Bean Validation constraints here (the platform then skips Bean Validation for the type). This
  * is the suite's highest-volume topic, and the constraints repeated the schema's (its two regular
- * expressions included) for every hit: about a tenth of the ingesting JVM's samples
+ * expressions included) for every hit: 9 % of the ingesting JVM's Java-code samples in a profile
  * (bench/TrafficBench.md, session 20).
  *
  * @param source     the sensor that observed the hit (for example {@code cloudflare}, {@code vercel-middleware})
@@ -58,7 +58,7 @@ public record TrafficHitObserved(
     /** After the schema (types, required members, lengths, the hostname's and the path's patterns, the status' range). */
     @Override
     public void validate() {
-        // blank as Bean Validation's @NotBlank judged it (only spaces): the schema asks for one character at least
+        // blank as Bean Validation's @NotBlank judged it (nothing left once trimmed): the schema's minLength counts spaces
         boolean blankSession = sessionId.trim().isEmpty();
         boolean blankSource = source.trim().isEmpty();
         if (blankSession || blankSource) {
