@@ -19,10 +19,8 @@ import java.util.UUID;
 final class SessionKeys {
 
     /** PostgreSQL's uuid order (bytewise): the order in which the batch looks keys up and inserts them ({@link #order}). */
-    static final Comparator<UUID> ORDER = (a, b) -> {
-        int high = Long.compareUnsigned(a.getMostSignificantBits(), b.getMostSignificantBits());
-        return high != 0 ? high : Long.compareUnsigned(a.getLeastSignificantBits(), b.getLeastSignificantBits());
-    };
+    static final Comparator<UUID> ORDER = (a, b) -> compare(a.getMostSignificantBits(), a.getLeastSignificantBits(),
+            b.getMostSignificantBits(), b.getLeastSignificantBits());
 
     /** The batch's session scopes, in {@link #ORDER} of their keys. */
     final HitBatch.ScopeSession[] scopes;
@@ -30,16 +28,11 @@ final class SessionKeys {
     final UUID[] sorted;
     /** last day, last bot day, last referral day of {@code scopes[i]} in the batch */
     final int[][] days;
-    /** the halves of {@code sorted[i]}, for {@link #indexOf} */
-    private final long[] high;
-    private final long[] low;
 
-    private SessionKeys(HitBatch.ScopeSession[] scopes, UUID[] sorted, int[][] days, long[] high, long[] low) {
+    private SessionKeys(HitBatch.ScopeSession[] scopes, UUID[] sorted, int[][] days) {
         this.scopes = scopes;
         this.sorted = sorted;
         this.days = days;
-        this.high = high;
-        this.low = low;
     }
 
     static SessionKeys of(HitBatch batch) {
@@ -61,18 +54,14 @@ final class SessionKeys {
         int[] order = order(high, low);
         HitBatch.ScopeSession[] orderedScopes = new HitBatch.ScopeSession[n];
         int[][] orderedDays = new int[n][];
-        long[] orderedHigh = new long[n];
-        long[] orderedLow = new long[n];
         UUID[] sorted = new UUID[n];
         for (i = 0; i < n; i++) {
             int from = order[i];
             orderedScopes[i] = scopes[from];
             orderedDays[i] = days[from];
-            orderedHigh[i] = high[from];
-            orderedLow[i] = low[from];
             sorted[i] = new UUID(high[from], low[from]);
         }
-        return new SessionKeys(orderedScopes, sorted, orderedDays, orderedHigh, orderedLow);
+        return new SessionKeys(orderedScopes, sorted, orderedDays);
     }
 
     /**
@@ -126,31 +115,17 @@ final class SessionKeys {
     }
 
     private static int compare(long[] high, long[] low, int x, int y) {
-        int h = Long.compareUnsigned(high[x], high[y]);
-        return h != 0 ? h : Long.compareUnsigned(low[x], low[y]);
+        return compare(high[x], low[x], high[y], low[y]);
+    }
+
+    private static int compare(long highA, long lowA, long highB, long lowB) {
+        int h = Long.compareUnsigned(highA, highB);
+        return h != 0 ? h : Long.compareUnsigned(lowA, lowB);
     }
 
     /** The position of {@code key} in {@link #sorted}, or a negative number. */
     int indexOf(UUID key) {
-        long h = key.getMostSignificantBits();
-        long l = key.getLeastSignificantBits();
-        int from = 0;
-        int to = high.length - 1;
-        while (from <= to) {
-            int mid = (from + to) >>> 1;
-            int c = Long.compareUnsigned(high[mid], h);
-            if (c == 0) {
-                c = Long.compareUnsigned(low[mid], l);
-            }
-            if (c < 0) {
-                from = mid + 1;
-            } else if (c > 0) {
-                to = mid - 1;
-            } else {
-                return mid;
-            }
-        }
-        return -(from + 1);
+        return Arrays.binarySearch(sorted, key, ORDER);
     }
 
     /** The key of one session scope. */
