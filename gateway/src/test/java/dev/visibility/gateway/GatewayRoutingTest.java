@@ -2,6 +2,7 @@ package dev.visibility.gateway;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -24,9 +25,15 @@ import org.springframework.cloud.gateway.route.RouteLocator;
 import org.springframework.context.ApplicationContext;
 import org.springframework.data.redis.connection.ReactiveRedisConnectionFactory;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.http.HttpMethod;
+import org.springframework.mock.http.server.reactive.MockServerHttpRequest;
+import org.springframework.mock.web.server.MockServerWebExchange;
+import org.springframework.security.web.server.WebFilterChainProxy;
 import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.util.ReflectionTestUtils;
 import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.web.reactive.server.WebTestClient;
+import reactor.core.publisher.Mono;
 
 /**
  * The gateway routes every path of the route table; unknown paths are 404 and a service that
@@ -61,6 +68,37 @@ class GatewayRoutingTest extends RunningServerTest {
                 .containsEntry("e14-webhook-list", "webhooks.read")
                 .containsEntry("e13-webhook-create", "webhooks.write")
                 .containsEntry("project-usage", "");
+    }
+
+    /**
+     * A request matches the one route {@code RouteResolver} resolves it to, by method and path: GET and POST on
+     * one path are two routes (and two {@code routeId}s of {@code spring.cloud.gateway.requests}), HEAD is a GET.
+     */
+    @Test
+    void eachRequestMatchesExactlyTheRouteOfItsMethodAndPath() {
+        Map<String, String> expected = Map.of(
+                "GET /api/v2/projects/p1/webhooks", "e14-webhook-list",
+                "POST /api/v2/projects/p1/webhooks", "e13-webhook-create",
+                "HEAD /api/v2/projects/p1/webhooks", "e14-webhook-list",
+                "DELETE /api/v2/projects/p1/webhooks/w1", "e15-webhook-delete",
+                "GET /api/v2/projects/p1/actions/a1/brief", "action-brief",
+                "PATCH /api/v2/projects/p1/actions/a1", "action-update",
+                "POST /api/v2/account/projects/p1/keys", "account-api",
+                "GET /api/mcp", "mcp");
+        expected.forEach((request, id) -> {
+            String[] parts = request.split(" ");
+            assertThat(matchingRoutes(parts[0], parts[1])).as(request).containsExactly(id);
+        });
+        assertThat(matchingRoutes("PUT", "/api/v2/projects/p1/webhooks")).isEmpty();
+        assertThat(matchingRoutes("GET", "/api/v2/projects/p1/no-such-resource")).isEmpty();
+    }
+
+    private List<String> matchingRoutes(String method, String path) {
+        MockServerWebExchange exchange = MockServerWebExchange.from(MockServerHttpRequest.method(HttpMethod.valueOf(method), path));
+        return routes.getRoutes()
+                .filterWhen(route -> Mono.from(route.getPredicate().apply(exchange)))
+                .map(route -> route.getId())
+                .collectList().block(Duration.ofSeconds(5));
     }
 
     @Test
@@ -142,6 +180,17 @@ class GatewayRoutingTest extends RunningServerTest {
         assertThat(context.getBean(RateLimiter.class)).isInstanceOf(LocalRateLimiter.class);
         assertThat(context.getBeanNamesForType(RedisConnectionFactory.class)).isEmpty();
         assertThat(context.getBeanNamesForType(ReactiveRedisConnectionFactory.class)).isEmpty();
+    }
+
+    /**
+     * Issue 24: Spring Security's observations are off (platform-defaults.properties), and so is the
+     * wrapper it otherwise puts around every filter of its chain for each request.
+     */
+    @Test
+    void theSecurityFilterChainIsNotDecoratedWithObservations() {
+        WebFilterChainProxy proxy = context.getBean(WebFilterChainProxy.class);
+        assertThat(ReflectionTestUtils.getField(proxy, "filterChainDecorator"))
+                .isInstanceOf(WebFilterChainProxy.DefaultWebFilterChainDecorator.class);
     }
 
     private Map<String, Object> error(WebTestClient.RequestHeadersSpec<?> request, int status) {

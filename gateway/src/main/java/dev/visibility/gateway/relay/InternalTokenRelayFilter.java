@@ -1,11 +1,17 @@
 package dev.visibility.gateway.relay;
 
+import java.net.URI;
 import java.time.Duration;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.visibility.gateway.auth.EdgePrincipal;
+import dev.visibility.gateway.routing.RouteTable;
 import dev.visibility.platform.security.InternalTokenMinter;
 import dev.visibility.platform.security.InternalTokenProperties;
 import io.micrometer.observation.Observation;
@@ -15,8 +21,7 @@ import io.micrometer.tracing.handler.TracingObservationHandler;
 import io.micrometer.tracing.propagation.Propagator;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.cloud.gateway.filter.GatewayFilterChain;
-import org.springframework.cloud.gateway.filter.GlobalFilter;
+import org.springframework.cloud.gateway.filter.headers.HttpHeadersFilter;
 import org.springframework.cloud.gateway.route.Route;
 import org.springframework.cloud.gateway.support.ServerWebExchangeUtils;
 import org.springframework.core.Ordered;
@@ -24,34 +29,48 @@ import org.springframework.http.HttpHeaders;
 import org.springframework.http.server.reactive.observation.ServerRequestObservationContext;
 import org.springframework.stereotype.Component;
 import org.springframework.web.server.ServerWebExchange;
-import reactor.core.publisher.Mono;
 
 /**
- * Replaces the caller's credential with the short-lived internal token before forwarding
- * (DESIGN.md, request path 5): services never see an API key, and callers never see the token.
- * The sign-in routes of auth-service ({@link RouteTable#SIGN_IN_ROUTES}, no principal) keep the
- * browser's cookies ({@link SignInForwardedHeaders} adds the public origin to them); no other
- * request carries cookies to a service.
- * A principal's token is reused for the first half of its life instead of being signed anew on
- * every request; a revoked key never gets here, so reuse cannot outlive a revocation.
+ * The headers a service gets (DESIGN.md, request path 5): the caller's credential is replaced with
+ * the short-lived internal token, so services never see an API key and callers never see the token.
+ * <ul>
+ * <li>No cookie reaches a service, except on the sign-in routes of auth-service
+ * ({@link RouteTable#SIGN_IN_ROUTES}, no principal), which keep the browser's session.</li>
+ * <li>The sign-in routes get the public origin as this gateway sees the request, in
+ * {@code X-Forwarded-Proto}, {@code -Host} and {@code -Port}, so that the OAuth metadata, the issuer and every
+ * redirect name the public origin (issue 20); no route gets a caller's own {@code X-Forwarded-*} header.</li>
+ * <li>The trace is handed on (docs/operations.md, Traces): the service gets the W3C {@code traceparent} of the
+ * gateway's span of this request, and no trace header of the caller ({@code traceparent}, {@code tracestate},
+ * {@code b3}, {@code X-B3-*}, {@code baggage}). Spring Cloud Gateway's own client observation, which did the same
+ * with a span and a timer per forwarded request, is off
+ * ({@code spring.cloud.gateway.server.webflux.observability.enabled}): it took 6-9 % of the gateway's CPU
+ * samples (issue 24, bench/GatewayOverhead.md).</li>
+ * </ul>
+ * A principal's token is reused for the first half of its life instead of being signed anew on every request;
+ * a revoked key never gets here, so reuse cannot outlive a revocation.
  * <p>
- * It also hands the trace on (docs/operations.md, Traces): the service gets the W3C
- * {@code traceparent} of the gateway's span of this request, and no trace header of the caller.
- * Spring Cloud Gateway's own client observation, which did the same with a span and a timer per
- * forwarded request, is off ({@code spring.cloud.gateway.server.webflux.observability.enabled}):
- * it took 6-9 % of the gateway's CPU samples (issue 24, bench/GatewayOverhead.md).
+ * One of Spring Cloud Gateway's request header filters, so that the forwarded headers are written once, in the
+ * copy the proxy makes anyway (issue 24: as a global filter that mutated the exchange it copied the request and
+ * its headers once more for every request). It runs after the gateway's removal of the {@code X-Forwarded-*}
+ * headers (order 0) and before the removal of hop-by-hop headers.
  */
 @Component
-public class InternalTokenRelayFilter implements GlobalFilter, Ordered {
-
+public class InternalTokenRelayFilter implements HttpHeadersFilter, Ordered {
 
     static final String TRACEPARENT = "traceparent";
+    static final String PROTO = "X-Forwarded-Proto";
+    static final String HOST = "X-Forwarded-Host";
+    static final String PORT = "X-Forwarded-Port";
+
+    /** The trace headers of the formats a caller may use, whatever the suite's propagation reads or writes. */
+    private static final List<String> CALLER_TRACE_HEADERS = List.of("traceparent", "tracestate", "baggage", "b3",
+            "x-b3-traceid", "x-b3-spanid", "x-b3-parentspanid", "x-b3-sampled", "x-b3-flags");
 
     private final InternalTokenMinter minter;
     private final Cache<EdgePrincipal, String> tokens;
     private final Propagator propagator;
-    /** The trace headers a caller may send (W3C, B3, baggage): none of them reaches a service. */
-    private final List<String> traceHeaders;
+    /** Lower-case names of the trace headers that never reach a service when the gateway hands on its own. */
+    private final Set<String> traceHeaders;
 
     public InternalTokenRelayFilter(InternalTokenMinter minter, InternalTokenProperties properties) {
         this(minter, properties, Propagator.NOOP);
@@ -65,7 +84,11 @@ public class InternalTokenRelayFilter implements GlobalFilter, Ordered {
 
     InternalTokenRelayFilter(InternalTokenMinter minter, InternalTokenProperties properties, Propagator propagator) {
         this.propagator = propagator;
-        this.traceHeaders = List.copyOf(propagator.fields());
+        Set<String> fields = new LinkedHashSet<>(CALLER_TRACE_HEADERS);
+        for (String field : propagator.fields()) {
+            fields.add(field.toLowerCase(Locale.ROOT));
+        }
+        this.traceHeaders = Set.copyOf(fields);
         this.minter = minter;
         this.tokens = Caffeine.newBuilder()
                 .expireAfterWrite(properties.ttl().dividedBy(2).isZero() ? Duration.ofSeconds(1) : properties.ttl().dividedBy(2))
@@ -73,36 +96,53 @@ public class InternalTokenRelayFilter implements GlobalFilter, Ordered {
                 .build();
     }
 
-    @Override
-    public int getOrder() {
-        return Ordered.HIGHEST_PRECEDENCE + 100;
+    static boolean isSignInRoute(Route route) {
+        return route != null && RouteTable.SIGN_IN_ROUTES.contains(route.getId());
     }
 
     @Override
-    public Mono<Void> filter(ServerWebExchange exchange, GatewayFilterChain chain) {
+    public int getOrder() {
+        return 100;
+    }
+
+    @Override
+    public HttpHeaders filter(HttpHeaders input, ServerWebExchange exchange) {
         EdgePrincipal principal = exchange.getAttribute(EdgePrincipal.ATTRIBUTE);
         String token = principal == null ? null : tokens.get(principal, p -> minter.mint(p.toCaller()));
-        Route route = exchange.getAttribute(ServerWebExchangeUtils.GATEWAY_ROUTE_ATTR);
-        boolean signIn = principal == null && SignInForwardedHeaders.isSignInRoute(route);
+        boolean signInRoute = isSignInRoute(exchange.getAttribute(ServerWebExchangeUtils.GATEWAY_ROUTE_ATTR));
+        boolean keepCookies = principal == null && signInRoute;
         Span span = serverSpan(exchange);
-        ServerWebExchange forwarded = exchange.mutate()
-                .request(request -> request.headers(headers -> {
-                    headers.remove(HttpHeaders.AUTHORIZATION);
-                    if (!signIn) {
-                        headers.remove(HttpHeaders.COOKIE);
-                    }
-                    if (token != null) {
-                        headers.setBearerAuth(token);
-                    }
-                    if (span != null) {
-                        for (String field : traceHeaders) {
-                            headers.remove(field);
-                        }
-                        headers.set(TRACEPARENT, traceparent(span.context()));
-                    }
-                }))
-                .build();
-        return chain.filter(forwarded);
+        HttpHeaders forwarded = new HttpHeaders();
+        for (Map.Entry<String, List<String>> header : input.headerSet()) {
+            String name = header.getKey();
+            if (!dropped(name, keepCookies, span != null)) {
+                forwarded.addAll(name, header.getValue());
+            }
+        }
+        if (token != null) {
+            forwarded.setBearerAuth(token);
+        }
+        if (span != null) {
+            forwarded.set(TRACEPARENT, traceparent(span.context()));
+        }
+        if (signInRoute) {
+            URI origin = exchange.getRequest().getURI();
+            forwarded.set(PROTO, origin.getScheme());
+            forwarded.set(HOST, origin.getHost());
+            forwarded.set(PORT, String.valueOf(origin.getPort() != -1 ? origin.getPort()
+                    : "https".equalsIgnoreCase(origin.getScheme()) ? 443 : 80));
+        }
+        return forwarded;
+    }
+
+    private boolean dropped(String name, boolean keepCookies, boolean ownTrace) {
+        if (name.equalsIgnoreCase(HttpHeaders.AUTHORIZATION) || name.regionMatches(true, 0, "x-forwarded-", 0, 12)) {
+            return true;
+        }
+        if (!keepCookies && name.equalsIgnoreCase(HttpHeaders.COOKIE)) {
+            return true;
+        }
+        return ownTrace && traceHeaders.contains(name.toLowerCase(Locale.ROOT));
     }
 
     /**

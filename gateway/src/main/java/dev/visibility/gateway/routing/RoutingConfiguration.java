@@ -24,8 +24,15 @@ public class RoutingConfiguration {
     public static final String FEATURE = "feature";
     public static final String METHOD = "method";
 
+    /**
+     * One Spring Cloud Gateway route per entry of the table. A route matches when {@link RouteResolver} resolved
+     * the request to it (method and path, kept on the exchange by the edge filters that resolved it first)
+     * rather than by its own path pattern: the request is matched once, not once more per route in the lookup
+     * (issue 24), and two routes on one path (GET and POST {@code /webhooks}) are told apart by method, so each
+     * is the {@code routeId} of its own requests in {@code spring.cloud.gateway.requests}.
+     */
     @Bean
-    RouteLocator apiRoutes(RouteLocatorBuilder builder, ServiceLocations locations) {
+    RouteLocator apiRoutes(RouteLocatorBuilder builder, ServiceLocations locations, RouteResolver resolver) {
         RouteLocatorBuilder.Builder routes = builder.routes();
         for (ApiRoute route : RouteTable.ROUTES) {
             URI target = locations.uriOf(route.service());
@@ -38,7 +45,7 @@ public class RoutingConfiguration {
                 if (route.feature() != null) {
                     metadata.put(FEATURE, route.feature());
                 }
-                return spec.path(route.path()).metadata(metadata).uri(target);
+                return spec.predicate(exchange -> resolver.resolve(exchange) == route).metadata(metadata).uri(target);
             });
         }
         return routes.build();

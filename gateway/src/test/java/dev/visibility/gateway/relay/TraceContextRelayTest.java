@@ -56,6 +56,7 @@ class TraceContextRelayTest extends RunningServerTest {
         client.get().uri("/.well-known/oauth-authorization-server")
                 .header("traceparent", "00-" + traceId + "-" + callerSpan + "-01")
                 .header("b3", traceId + "-" + callerSpan + "-1")
+                .header("baggage", "tenant=another-project")
                 .exchange().expectStatus().isOk();
         Map<String, List<String>> headers = RECEIVED.poll(10, TimeUnit.SECONDS);
         assertThat(headers).isNotNull();
@@ -65,7 +66,7 @@ class TraceContextRelayTest extends RunningServerTest {
         // the same trace, the gateway's span as parent (not the caller's span), sampled as the caller asked
         assertThat(traceparent.get(0)).startsWith("00-" + traceId + "-").doesNotContain(callerSpan).endsWith("-01");
         // the caller's other trace headers do not reach the service
-        assertThat(headers).doesNotContainKey("B3");
+        assertThat(headers).doesNotContainKey("B3").doesNotContainKey("Baggage");
     }
 
     @Test
