@@ -169,6 +169,13 @@ class GatewayRoutingTest extends RunningServerTest {
                 .contains("gateway_rate_limit_decisions_total{").contains("outcome=\"refused\"").contains("store=\"fallback\"")
                 // issue 24: the request timer, without a long-task timer beside it
                 .contains("http_server_requests_seconds_count{").doesNotContain("http_server_requests_active");
+        // the route timer's tags (RouteRequestTimer: Spring Cloud Gateway's names and values): the 503 of a service that
+        // does not answer is the status the route's requests ended with
+        assertThat(scrape.lines().filter(line -> line.startsWith("spring_cloud_gateway_requests_seconds_count{")
+                && line.contains("routeId=\"oauth-metadata\"")))
+                .singleElement().asString()
+                .contains("httpMethod=\"GET\"").contains("httpStatusCode=\"503\"").contains("status=\"SERVICE_UNAVAILABLE\"")
+                .contains("outcome=\"SERVER_ERROR\"").contains("routeUri=\"http://127.0.0.1:");
         for (String path : List.of("/actuator/prometheus", "/actuator/health", "/actuator/health/liveness")) {
             assertThat(error(client.get().uri(path), 404)).as(path).containsEntry("error", "not_found");
         }

@@ -5,7 +5,6 @@ import java.time.Duration;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Set;
 
 import com.github.benmanes.caffeine.cache.Cache;
@@ -67,10 +66,11 @@ public class InternalTokenRelayFilter implements HttpHeadersFilter, Ordered {
             "x-b3-traceid", "x-b3-spanid", "x-b3-parentspanid", "x-b3-sampled", "x-b3-flags");
 
     private final InternalTokenMinter minter;
-    private final Cache<EdgePrincipal, String> tokens;
+    private final Cache<EdgePrincipal, String> tokensByIdentity;
+    private final Cache<EdgePrincipal, String> tokensByValue;
     private final Propagator propagator;
-    /** Lower-case names of the trace headers that never reach a service when the gateway hands on its own. */
-    private final Set<String> traceHeaders;
+    /** The trace headers that never reach a service when the gateway hands on its own (compared ignoring case). */
+    private final String[] traceHeaders;
 
     public InternalTokenRelayFilter(InternalTokenMinter minter, InternalTokenProperties properties) {
         this(minter, properties, Propagator.NOOP);
@@ -88,12 +88,16 @@ public class InternalTokenRelayFilter implements HttpHeadersFilter, Ordered {
         for (String field : propagator.fields()) {
             fields.add(field.toLowerCase(Locale.ROOT));
         }
-        this.traceHeaders = Set.copyOf(fields);
+        this.traceHeaders = fields.toArray(String[]::new);
         this.minter = minter;
-        this.tokens = Caffeine.newBuilder()
-                .expireAfterWrite(properties.ttl().dividedBy(2).isZero() ? Duration.ofSeconds(1) : properties.ttl().dividedBy(2))
-                .maximumSize(100_000)
-                .build();
+        Duration reuse = properties.ttl().dividedBy(2).isZero() ? Duration.ofSeconds(1) : properties.ttl().dividedBy(2);
+        // keys' and members' principals come from the credential cache, one object per credential until it is looked
+        // up again (a changed key is a new object, so a new token): they are looked up by identity (weak keys),
+        // because hashing the principal record (its scope and feature sets) on every request was half of this
+        // filter's CPU (issue 24). An OAuth client's principal is made anew for each request from its verified
+        // token, so those are looked up by value.
+        this.tokensByIdentity = Caffeine.newBuilder().weakKeys().expireAfterWrite(reuse).maximumSize(100_000).build();
+        this.tokensByValue = Caffeine.newBuilder().expireAfterWrite(reuse).maximumSize(100_000).build();
     }
 
     static boolean isSignInRoute(Route route) {
@@ -108,17 +112,17 @@ public class InternalTokenRelayFilter implements HttpHeadersFilter, Ordered {
     @Override
     public HttpHeaders filter(HttpHeaders input, ServerWebExchange exchange) {
         EdgePrincipal principal = exchange.getAttribute(EdgePrincipal.ATTRIBUTE);
-        String token = principal == null ? null : tokens.get(principal, p -> minter.mint(p.toCaller()));
+        String token = principal == null ? null : tokenOf(principal);
         boolean signInRoute = isSignInRoute(exchange.getAttribute(ServerWebExchangeUtils.GATEWAY_ROUTE_ATTR));
         boolean keepCookies = principal == null && signInRoute;
         Span span = serverSpan(exchange);
         HttpHeaders forwarded = new HttpHeaders();
-        for (Map.Entry<String, List<String>> header : input.headerSet()) {
-            String name = header.getKey();
-            if (!dropped(name, keepCookies, span != null)) {
-                forwarded.addAll(name, header.getValue());
+        boolean ownTrace = span != null;
+        input.forEach((name, values) -> {
+            if (!dropped(name, keepCookies, ownTrace)) {
+                forwarded.addAll(name, values);
             }
-        }
+        });
         if (token != null) {
             forwarded.setBearerAuth(token);
         }
@@ -135,6 +139,11 @@ public class InternalTokenRelayFilter implements HttpHeadersFilter, Ordered {
         return forwarded;
     }
 
+    private String tokenOf(EdgePrincipal principal) {
+        Cache<EdgePrincipal, String> tokens = principal.kind() == EdgePrincipal.Kind.OAUTH_CLIENT ? tokensByValue : tokensByIdentity;
+        return tokens.get(principal, p -> minter.mint(p.toCaller()));
+    }
+
     private boolean dropped(String name, boolean keepCookies, boolean ownTrace) {
         if (name.equalsIgnoreCase(HttpHeaders.AUTHORIZATION) || name.regionMatches(true, 0, "x-forwarded-", 0, 12)) {
             return true;
@@ -142,7 +151,14 @@ public class InternalTokenRelayFilter implements HttpHeadersFilter, Ordered {
         if (!keepCookies && name.equalsIgnoreCase(HttpHeaders.COOKIE)) {
             return true;
         }
-        return ownTrace && traceHeaders.contains(name.toLowerCase(Locale.ROOT));
+        if (ownTrace) {
+            for (String trace : traceHeaders) {
+                if (trace.equalsIgnoreCase(name)) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     /**

@@ -49,6 +49,22 @@ class InternalTokenRelayFilterTest {
         assertThat(forward(key).getFirst(HttpHeaders.AUTHORIZATION)).isEqualTo(forwarded.getFirst(HttpHeaders.AUTHORIZATION));
     }
 
+    /**
+     * An OAuth client's principal is made anew for each request (McpOAuthWebFilter): an equal principal reuses
+     * the token as one object does, instead of a signature per request.
+     */
+    @Test
+    void equalOAuthPrincipalsOfTwoRequestsShareTheirToken() {
+        EdgePrincipal first = new EdgePrincipal(EdgePrincipal.Kind.OAUTH_CLIENT, "client-1", "p1", "a1", Set.of("actions.read"),
+                Set.of(), "plus", true, false, null, "member-1");
+        EdgePrincipal second = new EdgePrincipal(EdgePrincipal.Kind.OAUTH_CLIENT, "client-1", "p1", "a1", Set.of("actions.read"),
+                Set.of(), "plus", true, false, null, "member-1");
+        assertThat(forward(second).getFirst(HttpHeaders.AUTHORIZATION)).isEqualTo(forward(first).getFirst(HttpHeaders.AUTHORIZATION));
+        EdgePrincipal otherMember = new EdgePrincipal(EdgePrincipal.Kind.OAUTH_CLIENT, "client-1", "p1", "a1", Set.of("actions.read"),
+                Set.of(), "plus", true, false, null, "member-2");
+        assertThat(forward(otherMember).getFirst(HttpHeaders.AUTHORIZATION)).isNotEqualTo(forward(first).getFirst(HttpHeaders.AUTHORIZATION));
+    }
+
     /** Issue 19: the key's creator is a claim of the forwarded token (agents-service checks thread ownership with it). */
     @Test
     void theKeysCreatorIsForwardedInTheToken() {
