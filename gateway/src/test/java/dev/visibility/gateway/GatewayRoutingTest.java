@@ -164,6 +164,8 @@ class GatewayRoutingTest extends RunningServerTest {
                 .expectStatus().isOk().expectBody(String.class).returnResult().getResponseBody();
         assertThat(scrape).contains("application=\"gateway\"")
                 .contains("spring_cloud_gateway_requests_seconds_count{").contains("routeId=\"oauth-metadata\"")
+                // histogram buckets for the "Slow route" alert of docs/operations.md (p99 over every replica)
+                .contains("spring_cloud_gateway_requests_seconds_bucket{")
                 .contains("cache_gets_total{").contains("cache=\"credentials\"")
                 // issue 23: rate-limit decisions by outcome and store, present before the first decision
                 .contains("gateway_rate_limit_decisions_total{").contains("outcome=\"refused\"").contains("store=\"fallback\"")
