@@ -51,8 +51,10 @@ public class HitIngestion {
      * <p>The moved sessions and the day rows are updated, then the rest inserted, rather than upserted
      * ({@code INSERT … ON CONFLICT DO UPDATE}): an upsert of a stored row locks it with a WAL record of its
      * own before it updates it, and one of a new row looks the key up twice (bench/TrafficBench.md,
-     * session 22). The insert of the rest cannot meet a row inserted meanwhile: only this batch writes
-     * the project's rows (the advisory lock), and the sweep only deletes.
+     * session 22). The rest is the input less what the update returned ({@code EXCEPT ALL}: hashed, or
+     * sorted when too large to hash, never a lookup of one in the other for each row), and its insert
+     * cannot meet a row inserted meanwhile: only this batch writes the project's rows (the advisory
+     * lock), and the sweep only deletes.
      */
     static final String APPLY = """
             WITH s_new AS (
@@ -68,14 +70,14 @@ public class HitIngestion {
                     last_bot_day = greatest(t.last_bot_day, x.bd),
                     last_referral_day = greatest(t.last_referral_day, x.rd)
                 FROM s_input x WHERE t.key = x.k
-                RETURNING t.key
+                RETURNING x.k, x.d, x.bd, x.rd
             ), s_swept AS (
                 INSERT INTO traffic_sessions (key, last_day, last_bot_day, last_referral_day)
-                SELECT x.k, x.d, x.bd, x.rd FROM s_input x WHERE x.k NOT IN (SELECT key FROM s_moved)
+                SELECT k, d, bd, rd FROM s_input EXCEPT ALL SELECT k, d, bd, rd FROM s_moved
             ), c_input AS MATERIALIZED (
                 SELECT * FROM unnest(:cProject::uuid[], :cHost::text[], :cPrefix::text[], :cDay::int[], :cTotal::bigint[],
                                      :cBot::bigint[], :cRef::bigint[], :cSessions::bigint[], :cBotSessions::bigint[],
-                                     :cRefSessions::bigint[]) WITH ORDINALITY AS c(p, h, pre, day, t, b, r, s, bs, rs, o)
+                                     :cRefSessions::bigint[]) AS c(p, h, pre, day, t, b, r, s, bs, rs)
             ), days AS (
                 UPDATE traffic_days AS d SET
                     total_events = d.total_events + c.t,
@@ -86,12 +88,12 @@ public class HitIngestion {
                     referral_sessions = d.referral_sessions + c.rs
                 FROM c_input c
                 WHERE d.project_id = c.p AND d.hostname = c.h AND d.prefix = c.pre AND d.day = DATE '1970-01-01' + c.day
-                RETURNING c.o
+                RETURNING c.*
             ), days_new AS (
                 INSERT INTO traffic_days (project_id, hostname, prefix, day, total_events, bot_events,
                                           referral_events, sessions, bot_sessions, referral_sessions)
-                SELECT c.p, c.h, c.pre, DATE '1970-01-01' + c.day, c.t, c.b, c.r, c.s, c.bs, c.rs
-                FROM c_input c WHERE c.o NOT IN (SELECT o FROM days)
+                SELECT n.p, n.h, n.pre, DATE '1970-01-01' + n.day, n.t, n.b, n.r, n.s, n.bs, n.rs
+                FROM (SELECT * FROM c_input EXCEPT ALL SELECT * FROM days) AS n
             ), sources AS (
                 INSERT INTO sensor_sources AS s (project_id, source, last_accepted_at)
                 SELECT x.p, x.s, TIMESTAMPTZ 'epoch' + x.ms * INTERVAL '1 millisecond'
