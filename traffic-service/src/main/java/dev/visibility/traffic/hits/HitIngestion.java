@@ -43,57 +43,37 @@ public class HitIngestion {
 
     /**
      * The batch's writes: new session scopes (plain inserts: the project's advisory lock keeps other
-     * batches of the project out, and the retention sweep only deletes), moved ones (updated; inserted
-     * again if the sweep removed one meanwhile), one row per scope-day with the event counts and the
-     * histogram moves summed in memory (added to the stored row; a row the batch's day does not have yet
-     * is inserted), the sensor state and the 404 aggregates.
-     *
-     * <p>The moved sessions and the day rows are updated, then the rest inserted, rather than upserted
-     * ({@code INSERT … ON CONFLICT DO UPDATE}): an upsert of a stored row locks it with a WAL record of its
-     * own before it updates it, and one of a new row looks the key up twice (bench/TrafficBench.md,
-     * session 22). The rest is the input less what the update returned ({@code EXCEPT ALL}: hashed, or
-     * sorted when too large to hash, never a lookup of one in the other for each row), and its insert
-     * cannot meet a row inserted meanwhile: only this batch writes the project's rows (the advisory
-     * lock), and the sweep only deletes.
+     * batches of the project out, and the retention sweep only deletes), moved ones (an upsert, in
+     * case the sweep removed one meanwhile), one row per scope-day with the event counts and the
+     * histogram moves summed in memory, the sensor state and the 404 aggregates.
      */
     static final String APPLY = """
             WITH s_new AS (
                 INSERT INTO traffic_sessions (key, last_day, last_bot_day, last_referral_day)
                 SELECT x.k, DATE '1970-01-01' + x.d, DATE '1970-01-01' + x.bd, DATE '1970-01-01' + x.rd
                 FROM unnest(:nKey::uuid[], :nDay::int[], :nBot::int[], :nRef::int[]) AS x(k, d, bd, rd)
-            ), s_input AS MATERIALIZED (
-                SELECT x.k, DATE '1970-01-01' + x.d AS d, DATE '1970-01-01' + x.bd AS bd, DATE '1970-01-01' + x.rd AS rd
-                FROM unnest(:mKey::uuid[], :mDay::int[], :mBot::int[], :mRef::int[]) AS x(k, d, bd, rd)
             ), s_moved AS (
-                UPDATE traffic_sessions AS t SET
-                    last_day = greatest(t.last_day, x.d),
-                    last_bot_day = greatest(t.last_bot_day, x.bd),
-                    last_referral_day = greatest(t.last_referral_day, x.rd)
-                FROM s_input x WHERE t.key = x.k
-                RETURNING x.k, x.d, x.bd, x.rd
-            ), s_swept AS (
-                INSERT INTO traffic_sessions (key, last_day, last_bot_day, last_referral_day)
-                SELECT k, d, bd, rd FROM s_input EXCEPT ALL SELECT k, d, bd, rd FROM s_moved
-            ), c_input AS MATERIALIZED (
-                SELECT * FROM unnest(:cProject::uuid[], :cHost::text[], :cPrefix::text[], :cDay::int[], :cTotal::bigint[],
-                                     :cBot::bigint[], :cRef::bigint[], :cSessions::bigint[], :cBotSessions::bigint[],
-                                     :cRefSessions::bigint[]) AS c(p, h, pre, day, t, b, r, s, bs, rs)
+                INSERT INTO traffic_sessions AS t (key, last_day, last_bot_day, last_referral_day)
+                SELECT x.k, DATE '1970-01-01' + x.d, DATE '1970-01-01' + x.bd, DATE '1970-01-01' + x.rd
+                FROM unnest(:mKey::uuid[], :mDay::int[], :mBot::int[], :mRef::int[]) AS x(k, d, bd, rd)
+                ON CONFLICT (key) DO UPDATE SET
+                    last_day = greatest(t.last_day, excluded.last_day),
+                    last_bot_day = greatest(t.last_bot_day, excluded.last_bot_day),
+                    last_referral_day = greatest(t.last_referral_day, excluded.last_referral_day)
             ), days AS (
-                UPDATE traffic_days AS d SET
-                    total_events = d.total_events + c.t,
-                    bot_events = d.bot_events + c.b,
-                    referral_events = d.referral_events + c.r,
-                    sessions = d.sessions + c.s,
-                    bot_sessions = d.bot_sessions + c.bs,
-                    referral_sessions = d.referral_sessions + c.rs
-                FROM c_input c
-                WHERE d.project_id = c.p AND d.hostname = c.h AND d.prefix = c.pre AND d.day = DATE '1970-01-01' + c.day
-                RETURNING c.*
-            ), days_new AS (
-                INSERT INTO traffic_days (project_id, hostname, prefix, day, total_events, bot_events,
-                                          referral_events, sessions, bot_sessions, referral_sessions)
-                SELECT n.p, n.h, n.pre, DATE '1970-01-01' + n.day, n.t, n.b, n.r, n.s, n.bs, n.rs
-                FROM (SELECT * FROM c_input EXCEPT ALL SELECT * FROM days) AS n
+                INSERT INTO traffic_days AS d (project_id, hostname, prefix, day, total_events, bot_events,
+                                               referral_events, sessions, bot_sessions, referral_sessions)
+                SELECT c.p, c.h, c.pre, DATE '1970-01-01' + c.day, c.t, c.b, c.r, c.s, c.bs, c.rs
+                FROM unnest(:cProject::uuid[], :cHost::text[], :cPrefix::text[], :cDay::int[], :cTotal::bigint[],
+                            :cBot::bigint[], :cRef::bigint[], :cSessions::bigint[], :cBotSessions::bigint[],
+                            :cRefSessions::bigint[]) AS c(p, h, pre, day, t, b, r, s, bs, rs)
+                ON CONFLICT (project_id, hostname, prefix, day) DO UPDATE SET
+                    total_events = d.total_events + excluded.total_events,
+                    bot_events = d.bot_events + excluded.bot_events,
+                    referral_events = d.referral_events + excluded.referral_events,
+                    sessions = d.sessions + excluded.sessions,
+                    bot_sessions = d.bot_sessions + excluded.bot_sessions,
+                    referral_sessions = d.referral_sessions + excluded.referral_sessions
             ), sources AS (
                 INSERT INTO sensor_sources AS s (project_id, source, last_accepted_at)
                 SELECT x.p, x.s, TIMESTAMPTZ 'epoch' + x.ms * INTERVAL '1 millisecond'
