@@ -9,7 +9,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  *                               old, unless the project's configuration gives the source its own window
  * @param materializeInterval    how often E11's 404 clusters are recomputed (also once at start)
  * @param retentionSweep         how often rollups older than the longest window are removed (also once at start)
- * @param hitsPollRecords        traffic.hits records per poll, applied as one batch
+ * @param hitsPollRecords        traffic.hits records per poll, applied as one batch: 1 to {@link #MAX_HITS_POLL_RECORDS}
  * @param hitsConcurrency        traffic.hits consumers per instance (at most one per partition is busy)
  * @param ingestTimeout          how long applying one batch (or one record of the other topics) may take
  * @param relevantMinRequests    E11: a content-intent cluster requested at least this often in the window is relevant
@@ -24,6 +24,13 @@ public record TrafficProperties(Duration defaultFreshnessWindow, Duration materi
     /** A traffic.hits batch the broker gathers: about 1 MiB of the log (several thousand hits). */
     public static final int HITS_GATHER_BYTES = 1024 * 1024;
 
+    /**
+     * The largest batch: the batch's write statement carries each of its arrays (five session scopes a hit)
+     * as one parameter, and the service's heap holds the batch folded; a batch larger than this costs no
+     * less a hit (bench/TrafficBench.md) and only makes each statement longer and larger.
+     */
+    public static final int MAX_HITS_POLL_RECORDS = 20_000;
+
     public TrafficProperties {
         defaultFreshnessWindow = defaultFreshnessWindow == null ? Duration.ofHours(24) : defaultFreshnessWindow;
         materializeInterval = materializeInterval == null ? Duration.ofMinutes(15) : materializeInterval;
@@ -33,5 +40,27 @@ public record TrafficProperties(Duration defaultFreshnessWindow, Duration materi
         ingestTimeout = ingestTimeout == null ? Duration.ofSeconds(60) : ingestTimeout;
         relevantMinRequests = relevantMinRequests == null ? 3 : relevantMinRequests;
         hitsGather = hitsGather == null ? Duration.ofMillis(200) : hitsGather;
+        positive("default-freshness-window", defaultFreshnessWindow);
+        positive("materialize-interval", materializeInterval);
+        positive("retention-sweep", retentionSweep);
+        positive("ingest-timeout", ingestTimeout);
+        if (hitsGather.isNegative()) {
+            throw new IllegalArgumentException("suite.traffic.hits-gather must not be negative");
+        }
+        if (hitsPollRecords < 1 || hitsPollRecords > MAX_HITS_POLL_RECORDS) {
+            throw new IllegalArgumentException("suite.traffic.hits-poll-records must be 1 to " + MAX_HITS_POLL_RECORDS);
+        }
+        if (hitsConcurrency < 1) {
+            throw new IllegalArgumentException("suite.traffic.hits-concurrency must be at least 1");
+        }
+        if (relevantMinRequests < 1) {
+            throw new IllegalArgumentException("suite.traffic.relevant-min-requests must be at least 1");
+        }
+    }
+
+    private static void positive(String name, Duration value) {
+        if (value.isNegative() || value.isZero()) {
+            throw new IllegalArgumentException("suite.traffic." + name + " must be positive");
+        }
     }
 }

@@ -11,22 +11,15 @@ import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import dev.visibility.traffic.support.TrafficTest;
 import org.junit.jupiter.api.Test;
-import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.r2dbc.core.DatabaseClient;
-import org.springframework.transaction.ReactiveTransactionManager;
-import org.springframework.transaction.reactive.TransactionalOperator;
 
 /**
  * The batch's write statement ({@link HitIngestion#APPLY}) on stored and missing rows: a moved session
  * keeps the later of its stored and new last days, one the retention sweep removed after the lookup is
  * inserted again, a stored day row gets the batch's counts added and a new one is inserted with them.
  */
-class HitWritesTest extends TrafficTest {
-
-    @Autowired
-    ReactiveTransactionManager transactions;
+class HitWritesTest extends HitStatementTest {
 
     @Test
     void movedSessionsAndDayRowsAreUpdatedWhereStoredAndInsertedWhereNot() {
@@ -77,10 +70,7 @@ class HitWritesTest extends TrafficTest {
         while (parameter.find()) {
             spec = spec.bind(parameter.group(1), arrays.getOrDefault(parameter.group(1), "{}"));
         }
-        DatabaseClient.GenericExecuteSpec statement = spec;
-        TransactionalOperator.create(transactions).transactional(
-                db.sql("SELECT " + HitIngestion.SETTINGS).bind("timeout", "60000").fetch().all()
-                        .then(statement.then())).block();
+        inBatchTransaction(spec.then()).blockLast();
     }
 
     private List<LocalDate> session(UUID key) {
