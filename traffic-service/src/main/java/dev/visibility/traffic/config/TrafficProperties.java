@@ -15,11 +15,13 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * @param relevantMinRequests    E11: a content-intent cluster requested at least this often in the window is relevant
  * @param hitsGather             how long the broker may hold a traffic.hits fetch to gather a batch of
  *                               {@link #HITS_GATHER_BYTES} (a hit is visible that much later at most)
+ * @param sessionCacheSlots      session scopes whose committed last days the service remembers (16 bytes each),
+ *                               so that a batch need not look up those it cannot move: 0 (none) or a power of two
  */
 @ConfigurationProperties("suite.traffic")
 public record TrafficProperties(Duration defaultFreshnessWindow, Duration materializeInterval, Duration retentionSweep,
         Integer hitsPollRecords, Integer hitsConcurrency, Duration ingestTimeout, Integer relevantMinRequests,
-        Duration hitsGather) {
+        Duration hitsGather, Integer sessionCacheSlots) {
 
     /** A traffic.hits batch the broker gathers: about 1 MiB of the log (several thousand hits). */
     public static final int HITS_GATHER_BYTES = 1024 * 1024;
@@ -31,6 +33,9 @@ public record TrafficProperties(Duration defaultFreshnessWindow, Duration materi
      */
     public static final int MAX_HITS_POLL_RECORDS = 20_000;
 
+    /** The largest session cache: 2^24 slots, 256 MiB. */
+    public static final int MAX_SESSION_CACHE_SLOTS = 1 << 24;
+
     public TrafficProperties {
         defaultFreshnessWindow = defaultFreshnessWindow == null ? Duration.ofHours(24) : defaultFreshnessWindow;
         materializeInterval = materializeInterval == null ? Duration.ofMinutes(15) : materializeInterval;
@@ -40,6 +45,7 @@ public record TrafficProperties(Duration defaultFreshnessWindow, Duration materi
         ingestTimeout = ingestTimeout == null ? Duration.ofSeconds(60) : ingestTimeout;
         relevantMinRequests = relevantMinRequests == null ? 3 : relevantMinRequests;
         hitsGather = hitsGather == null ? Duration.ofMillis(200) : hitsGather;
+        sessionCacheSlots = sessionCacheSlots == null ? 1 << 19 : sessionCacheSlots;
         positive("default-freshness-window", defaultFreshnessWindow);
         positive("materialize-interval", materializeInterval);
         positive("retention-sweep", retentionSweep);
@@ -52,6 +58,10 @@ public record TrafficProperties(Duration defaultFreshnessWindow, Duration materi
         }
         if (hitsConcurrency < 1) {
             throw new IllegalArgumentException("suite.traffic.hits-concurrency must be at least 1");
+        }
+        if (sessionCacheSlots < 0 || sessionCacheSlots > MAX_SESSION_CACHE_SLOTS || Integer.bitCount(sessionCacheSlots) > 1) {
+            throw new IllegalArgumentException("suite.traffic.session-cache-slots must be 0 or a power of two up to "
+                    + MAX_SESSION_CACHE_SLOTS);
         }
         if (relevantMinRequests < 1) {
             throw new IllegalArgumentException("suite.traffic.relevant-min-requests must be at least 1");

@@ -221,7 +221,8 @@ final class HitBatch {
      * {@code keys.sorted[i]}; null for a new one): collects the new and the moved rows (in key order),
      * and adds to the histogram columns of the scopes' day rows what moves: a session whose last day
      * goes from D1 to D2 leaves D1's row (-1) and joins D2's (+1); a new one only joins (likewise for
-     * the last bot and referral days). Answers how many session scopes are new or moved.
+     * the last bot and referral days). Answers how many session scopes are new or moved, and leaves
+     * in {@code keys.settled} the last days each row has once the batch is applied.
      */
     long fold(SessionKeys keys, int[][] stored) {
         long moved = 0;
@@ -230,6 +231,7 @@ final class HitBatch {
             int[] old = stored[i];
             int[] next = old == null ? batch
                     : new int[] {Math.max(old[0], batch[0]), Math.max(old[1], batch[1]), Math.max(old[2], batch[2])};
+            keys.settled[i] = next;
             Scope scope = keys.scopes[i].scope();
             boolean changed = false;
             for (int c = 0; c < 3; c++) {

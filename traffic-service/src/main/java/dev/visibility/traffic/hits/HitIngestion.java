@@ -2,6 +2,7 @@ package dev.visibility.traffic.hits;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
@@ -11,8 +12,15 @@ import dev.visibility.platform.db.ArrayLiterals;
 import dev.visibility.platform.db.ArrayLiterals.Column;
 import dev.visibility.platform.events.TrafficHitObserved;
 import dev.visibility.traffic.config.TrafficProperties;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.stereotype.Component;
+import org.springframework.transaction.NoTransactionException;
+import org.springframework.transaction.reactive.TransactionSynchronization;
+import org.springframework.transaction.reactive.TransactionSynchronizationManager;
 import reactor.core.publisher.Mono;
 
 /**
@@ -22,7 +30,9 @@ import reactor.core.publisher.Mono;
  * moved session scopes, one row per scope and day with the event counts and the session histogram
  * moves (see the migrations' notes on traffic_days and traffic_sessions), the sensor state, and the
  * 404 aggregates. Runs in the transaction in which the platform claims the batch's eventIds. The
- * arrays go as one text each ({@link ArrayLiterals}).
+ * arrays go as one text each ({@link ArrayLiterals}). A session scope whose row the batch cannot move
+ * ({@link SessionCache}: its last days as committed are known to be at least the batch's) is neither
+ * looked up nor written.
  */
 @Component
 public class HitIngestion {
@@ -94,14 +104,41 @@ public class HitIngestion {
             ON CONFLICT (project_id, day, hostname, path, bot_name) DO UPDATE SET
                 requests = n.requests + excluded.requests""";
 
+    /**
+     * How recent a remembered last day must be for {@link SessionCache} to vouch for its row: far
+     * within the retention sweep's 92 days, so that the sweep cannot have removed the row.
+     */
+    static final int CACHE_TRUST_DAYS = 7;
+
+    private static final int SECONDS_PER_DAY = 86_400;
+
     private final DatabaseClient db;
     private final Clock clock;
     private final Duration statementTimeout;
+    private final SessionCache cache;
+    private final Counter skipped;
+    private final Counter lookedUp;
 
     HitIngestion(DatabaseClient db, Clock clock, TrafficProperties properties) {
+        this(db, clock, properties, new SimpleMeterRegistry());
+    }
+
+    @Autowired
+    HitIngestion(DatabaseClient db, Clock clock, TrafficProperties properties, MeterRegistry meters) {
         this.db = db;
         this.clock = clock;
         this.statementTimeout = properties.ingestTimeout();
+        this.cache = new SessionCache(properties.sessionCacheSlots());
+        this.skipped = sessionScopes(meters, "cached");
+        this.lookedUp = sessionScopes(meters, "database");
+    }
+
+    private static Counter sessionScopes(MeterRegistry meters, String lookup) {
+        return Counter.builder("traffic.session.scopes")
+                .description("Session scopes of applied hit batches, by where their stored last days were known from:"
+                        + " the session cache (neither looked up nor written) or the database")
+                .tag("lookup", lookup)
+                .register(meters);
     }
 
     /** Applies the hits (the caller's transaction); answers how many session scopes moved (new ones included). */
@@ -109,16 +146,43 @@ public class HitIngestion {
         if (hits.isEmpty()) {
             return Mono.just(0L);
         }
-        HitBatch batch = HitBatch.of(hits, clock.instant());
-        SessionKeys keys = SessionKeys.of(batch);
+        Instant now = clock.instant();
+        HitBatch batch = HitBatch.of(hits, now);
+        int today = (int) Math.floorDiv(now.getEpochSecond(), SECONDS_PER_DAY);
+        SessionKeys keys = SessionKeys.of(batch, cache, today - CACHE_TRUST_DAYS);
+        skipped.increment(keys.covered);
+        lookedUp.increment(keys.sorted.length);
         TreeSet<UUID> projects = new TreeSet<>();
         hits.forEach(hit -> projects.add(hit.projectId()));
         return lock(projects)
                 .then(stored(keys))
                 .flatMap(stored -> {
                     long moved = batch.fold(keys, stored);
-                    return statement(batch).thenReturn(moved);
+                    return statement(batch).then(rememberOnCommit(keys)).thenReturn(moved);
                 });
+    }
+
+    /**
+     * Has the cache remember the batch's rows once its transaction committed (never those of a batch
+     * that rolled back); outside a transaction each statement committed on its own, so at once.
+     */
+    private Mono<Void> rememberOnCommit(SessionKeys keys) {
+        if (cache.slots() == 0 || keys.sorted.length == 0) {
+            return Mono.empty();
+        }
+        return TransactionSynchronizationManager.forCurrentTransaction()
+                .flatMap(transaction -> {
+                    if (transaction.isSynchronizationActive() && transaction.isActualTransactionActive()) {
+                        transaction.registerSynchronization(new TransactionSynchronization() {
+                            @Override
+                            public Mono<Void> afterCommit() {
+                                return Mono.fromRunnable(() -> keys.remember(cache));
+                            }
+                        });
+                    }
+                    return Mono.<Void>empty();
+                })
+                .onErrorResume(NoTransactionException.class, none -> Mono.fromRunnable(() -> keys.remember(cache)));
     }
 
     /** The stored last days ({@link HitBatch#NONE} for none) of the batch's session scopes, by position in {@code keys.sorted}; null for a scope without a row. */

@@ -28,14 +28,28 @@ final class SessionKeys {
     final UUID[] sorted;
     /** last day, last bot day, last referral day of {@code scopes[i]} in the batch */
     final int[][] days;
+    /** after {@link HitBatch#fold}: the last days the batch leaves in the row of {@code scopes[i]} */
+    final int[][] settled;
+    /** the batch's session scopes the cache covered (not among these) */
+    final int covered;
 
-    private SessionKeys(HitBatch.ScopeSession[] scopes, UUID[] sorted, int[][] days) {
+    private SessionKeys(HitBatch.ScopeSession[] scopes, UUID[] sorted, int[][] days, int covered) {
         this.scopes = scopes;
         this.sorted = sorted;
         this.days = days;
+        this.settled = new int[sorted.length][];
+        this.covered = covered;
     }
 
     static SessionKeys of(HitBatch batch) {
+        return of(batch, SessionCache.NONE, 0);
+    }
+
+    /**
+     * The batch's session scopes that {@code cache} does not cover ({@link SessionCache#covers}, with
+     * {@code minDay}): those the batch must look up; the others it can move nothing for.
+     */
+    static SessionKeys of(HitBatch batch, SessionCache cache, int minDay) {
         int n = batch.sessions.size();
         HitBatch.ScopeSession[] scopes = new HitBatch.ScopeSession[n];
         int[][] days = new int[n][];
@@ -44,13 +58,23 @@ final class SessionKeys {
         Hasher hasher = new Hasher();
         int i = 0;
         for (Map.Entry<HitBatch.ScopeSession, int[]> e : batch.sessions.entrySet()) {
-            scopes[i] = e.getKey();
-            days[i] = e.getValue();
+            int[] d = e.getValue();
             hasher.hash(e.getKey().scope().keyPrefix, e.getKey().session());
+            if (cache.covers(hasher.high(), hasher.low(), d[0], d[1], d[2], minDay)) {
+                continue;
+            }
+            scopes[i] = e.getKey();
+            days[i] = d;
             high[i] = hasher.high();
             low[i] = hasher.low();
             i++;
         }
+        int covered = n - i;
+        if (covered > 0) {
+            high = Arrays.copyOf(high, i);
+            low = Arrays.copyOf(low, i);
+        }
+        n = i;
         int[] order = order(high, low);
         HitBatch.ScopeSession[] orderedScopes = new HitBatch.ScopeSession[n];
         int[][] orderedDays = new int[n][];
@@ -61,7 +85,16 @@ final class SessionKeys {
             orderedDays[i] = days[from];
             sorted[i] = new UUID(high[from], low[from]);
         }
-        return new SessionKeys(orderedScopes, sorted, orderedDays);
+        return new SessionKeys(orderedScopes, sorted, orderedDays, covered);
+    }
+
+    /** Remembers in {@code cache} what the batch left in each of its looked-up rows ({@link #settled}, once it committed). */
+    void remember(SessionCache cache) {
+        for (int i = 0; i < sorted.length; i++) {
+            if (settled[i] != null) {
+                cache.remember(sorted[i].getMostSignificantBits(), sorted[i].getLeastSignificantBits(), settled[i]);
+            }
+        }
     }
 
     /**

@@ -27,6 +27,8 @@ import dev.visibility.platform.testing.BenchStatements;
 import dev.visibility.platform.testing.SharedInfrastructure;
 import dev.visibility.platform.testing.TestTokens;
 import dev.visibility.traffic.TrafficServiceApplication;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -107,14 +109,14 @@ public final class TrafficBench {
                 SESSIONS.equals("demo") ? "as the demo's (" + CRAWLER_SESSIONS + " crawler sessions a project, visitors read 3 pages)"
                         : "random (20,000 a kind: nearly every hit a new session)");
 
-        ingestion(base, rate, seconds, projects);
+        ingestion(base, rate, seconds, projects, context.getBean(MeterRegistry.class));
         e4(base, samples, paths, hits);
         context.close();
     }
 
     // ---------------------------------------------------------------- ingestion
 
-    private static void ingestion(String base, int rate, int seconds, int projectCount) throws Exception {
+    private static void ingestion(String base, int rate, int seconds, int projectCount, MeterRegistry meters) throws Exception {
         Properties config = new Properties();
         config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, SharedInfrastructure.kafkaBootstrapServers());
         config.put(ProducerConfig.ACKS_CONFIG, "all");
@@ -156,6 +158,7 @@ public final class TrafficBench {
             double cpuStarted = BenchCpu.seconds();
             double pgStarted = BenchCpu.postgresSeconds();
             double jitStarted = compilerSeconds();
+            double[] scopesStarted = sessionScopes(meters);
             long started = System.nanoTime();
             publish(producer, hits, rate, started, probes);
             double sendSeconds = (System.nanoTime() - started) / 1e9;
@@ -175,10 +178,23 @@ public final class TrafficBench {
             }
             watcher.interrupt();
             report(total, applied, appliedSeconds, cpu, pg, jit, walStarted, walEnded, probes);
+            double[] scopesEnded = sessionScopes(meters);
+            double cached = scopesEnded[0] - scopesStarted[0];
+            double looked = scopesEnded[1] - scopesStarted[1];
+            System.out.printf("SESSION SCOPES: %.2f a hit after the batches' folding, %.1f %% vouched for by the session cache"
+                    + " (neither looked up nor written), %.2f a hit looked up%n", (cached + looked) / applied,
+                    cached + looked == 0 ? 0 : 100 * cached / (cached + looked), looked / applied);
             if (statements) {
                 BenchStatements.print("hit", applied);
             }
         }
+    }
+
+    /** The service's session scopes so far: those its session cache vouched for, and those it looked up. */
+    private static double[] sessionScopes(MeterRegistry meters) {
+        Counter cached = meters.find("traffic.session.scopes").tag("lookup", "cached").counter();
+        Counter database = meters.find("traffic.session.scopes").tag("lookup", "database").counter();
+        return new double[] {cached == null ? 0 : cached.count(), database == null ? 0 : database.count()};
     }
 
     /** Polls the probe project's E4 total every {@link #PROBE_POLL_MILLIS} and notes when each of its probes became visible. */

@@ -51,7 +51,7 @@ public final class HitFoldBench {
             batches.add(batch);
         }
         HitIngestion ingestion = new HitIngestion(DatabaseClient.create(new NoConnections()), Clock.systemUTC(),
-                new TrafficProperties(null, null, null, null, null, null, null, null));
+                new TrafficProperties(null, null, null, null, null, null, null, null, null));
         Method statement = HitIngestion.class.getDeclaredMethod("statement", HitBatch.class);
         statement.setAccessible(true);
 

@@ -16,7 +16,9 @@ import java.util.UUID;
 
 import dev.visibility.platform.events.TrafficHitObserved;
 import dev.visibility.traffic.support.TrafficTest;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
 
 /**
  * Every rollup row of a project after random hits in several deliveries, against a model written
@@ -25,7 +27,8 @@ import org.junit.jupiter.api.Test;
  * bot and referral day) is the latest of its hits', and a day's row counts the session scopes whose
  * last day it is (E4 sums them over its window). Later deliveries carry older and newer days than
  * earlier ones, so stored sessions move between days; hostnames come in two spellings; paths carry
- * queries, fragments, empty segments and trailing slashes.
+ * queries, fragments, empty segments and trailing slashes. Sessions recur across deliveries, so later
+ * batches skip the session scopes the session cache vouches for: the model checks those batches too.
  */
 class HitRollupModelTest extends TrafficTest {
 
@@ -51,8 +54,12 @@ class HitRollupModelTest extends TrafficTest {
     private final Map<Row, long[]> events = new HashMap<>();
     private final Map<ScopeSession, LocalDate[]> last = new HashMap<>();
 
+    @Autowired
+    MeterRegistry meters;
+
     @Test
     void everyRollupRowIsTheModelsAfterEachDelivery() {
+        double cachedBefore = cachedSessionScopes();
         UUID project = UUID.randomUUID();
         Random random = new Random(20261128);
         List<String> paths = new ArrayList<>(PATHS.keySet());
@@ -75,6 +82,13 @@ class HitRollupModelTest extends TrafficTest {
             publishHitsAndAwait(project, hits, hits.size());
             assertThat(stored(project)).as("delivery %d", delivery).isEqualTo(expected());
         }
+        // the later deliveries' session scopes that earlier ones stored were partly vouched for by the
+        // session cache (SessionCache), so the model checked the batches that skip them too
+        assertThat(cachedSessionScopes()).isGreaterThan(cachedBefore);
+    }
+
+    private double cachedSessionScopes() {
+        return meters.get("traffic.session.scopes").tag("lookup", "cached").counter().count();
     }
 
     private void model(TrafficHitObserved hit) {
