@@ -3,7 +3,6 @@ package dev.visibility.traffic.hits;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.LocalDate;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -71,14 +70,6 @@ class HitWritesTest extends HitStatementTest {
             spec = spec.bind(parameter.group(1), arrays.getOrDefault(parameter.group(1), "{}"));
         }
         inBatchTransaction(spec.then()).blockLast();
-    }
-
-    private List<LocalDate> session(UUID key) {
-        return db.sql("SELECT last_day, last_bot_day, last_referral_day FROM traffic_sessions WHERE key = :key")
-                .bind("key", key)
-                .map(row -> Arrays.asList(row.get(0, LocalDate.class), row.get(1, LocalDate.class),
-                        row.get(2, LocalDate.class)))
-                .one().block();
     }
 
     private List<Long> dayRow(UUID project, String prefix, LocalDate day) {

@@ -6,7 +6,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
-import java.util.Arrays;
 import java.util.List;
 import java.util.UUID;
 
@@ -87,13 +86,5 @@ class SessionCacheIngestionTest extends HitStatementTest {
         db.sql("""
                 UPDATE traffic_sessions SET last_day = last_day - 1, last_bot_day = last_bot_day - 1,
                     last_referral_day = last_referral_day - 1 WHERE key = :key""").bind("key", key).then().block();
-    }
-
-    private List<LocalDate> session(UUID key) {
-        return db.sql("SELECT last_day, last_bot_day, last_referral_day FROM traffic_sessions WHERE key = :key")
-                .bind("key", key)
-                .map(row -> Arrays.asList(row.get(0, LocalDate.class), row.get(1, LocalDate.class),
-                        row.get(2, LocalDate.class)))
-                .one().block();
     }
 }
