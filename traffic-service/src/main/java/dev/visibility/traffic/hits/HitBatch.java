@@ -159,7 +159,7 @@ final class HitBatch {
     private void add(TrafficHitObserved hit, long nowMillis) {
         Scope[] scopes = pathScopes.computeIfAbsent(new PathKey(hit.projectId(), hit.hostname(), hit.path()), this::scopesOf);
         String hostname = scopes[1].hostname;
-        int day = (int) Math.floorDiv(hit.observedAt().getEpochSecond(), SECONDS_PER_DAY);
+        int day = epochDay(hit.observedAt());
         boolean isBot = hit.isBot();
         boolean isReferral = hit.isReferral();
         int bot = isBot ? day : NONE;
@@ -255,6 +255,11 @@ final class HitBatch {
             }
         }
         return moved;
+    }
+
+    /** The UTC day of an instant, as an epoch day number (the days of the batch's rows). */
+    static int epochDay(Instant instant) {
+        return (int) Math.floorDiv(instant.getEpochSecond(), SECONDS_PER_DAY);
     }
 
     static String pathOnly(String path) {

@@ -14,8 +14,6 @@ import dev.visibility.platform.events.TrafficHitObserved;
 import dev.visibility.traffic.config.TrafficProperties;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.NoTransactionException;
@@ -110,8 +108,6 @@ public class HitIngestion {
      */
     static final int CACHE_TRUST_DAYS = 7;
 
-    private static final int SECONDS_PER_DAY = 86_400;
-
     private final DatabaseClient db;
     private final Clock clock;
     private final Duration statementTimeout;
@@ -119,11 +115,6 @@ public class HitIngestion {
     private final Counter skipped;
     private final Counter lookedUp;
 
-    HitIngestion(DatabaseClient db, Clock clock, TrafficProperties properties) {
-        this(db, clock, properties, new SimpleMeterRegistry());
-    }
-
-    @Autowired
     HitIngestion(DatabaseClient db, Clock clock, TrafficProperties properties, MeterRegistry meters) {
         this.db = db;
         this.clock = clock;
@@ -148,8 +139,7 @@ public class HitIngestion {
         }
         Instant now = clock.instant();
         HitBatch batch = HitBatch.of(hits, now);
-        int today = (int) Math.floorDiv(now.getEpochSecond(), SECONDS_PER_DAY);
-        SessionKeys keys = SessionKeys.of(batch, cache, today - CACHE_TRUST_DAYS);
+        SessionKeys keys = SessionKeys.of(batch, cache, HitBatch.epochDay(now) - CACHE_TRUST_DAYS);
         skipped.increment(keys.covered);
         lookedUp.increment(keys.sorted.length);
         TreeSet<UUID> projects = new TreeSet<>();

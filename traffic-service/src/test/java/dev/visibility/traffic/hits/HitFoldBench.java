@@ -11,6 +11,7 @@ import java.util.UUID;
 
 import dev.visibility.platform.events.TrafficHitObserved;
 import dev.visibility.traffic.config.TrafficProperties;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.r2dbc.spi.ConnectionFactory;
 import io.r2dbc.spi.ConnectionFactoryMetadata;
 import org.reactivestreams.Publisher;
@@ -51,7 +52,7 @@ public final class HitFoldBench {
             batches.add(batch);
         }
         HitIngestion ingestion = new HitIngestion(DatabaseClient.create(new NoConnections()), Clock.systemUTC(),
-                new TrafficProperties(null, null, null, null, null, null, null, null, null));
+                new TrafficProperties(null, null, null, null, null, null, null, null, null), new SimpleMeterRegistry());
         Method statement = HitIngestion.class.getDeclaredMethod("statement", HitBatch.class);
         statement.setAccessible(true);
 
