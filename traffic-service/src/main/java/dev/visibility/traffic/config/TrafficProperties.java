@@ -14,7 +14,9 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * @param ingestTimeout          how long applying one batch (or one record of the other topics) may take
  * @param relevantMinRequests    E11: a content-intent cluster requested at least this often in the window is relevant
  * @param hitsGather             how long the broker may hold a traffic.hits fetch to gather a batch of
- *                               {@link #HITS_GATHER_BYTES} (a hit is visible that much later at most)
+ *                               {@link #HITS_GATHER_BYTES} (a hit is visible that much later at most); zero: no
+ *                               gathering (a fetch is answered when a hit comes; an idle consumer fetches every
+ *                               {@code fetch.max.wait.ms})
  * @param sessionCacheSlots      session scopes whose committed last days the service remembers (16 bytes each),
  *                               so that a batch need not look up those it cannot move: 0 (none) or a power of two
  */

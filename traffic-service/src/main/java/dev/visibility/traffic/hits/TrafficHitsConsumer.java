@@ -31,7 +31,7 @@ class TrafficHitsConsumer {
                 .maxPollRecords(properties.hitsPollRecords())
                 .concurrency(properties.hitsConcurrency())
                 // batches of a few thousand hits rather than whatever arrived since the last fetch
-                // (a batch costs per batch as much as per hit: bench/TrafficBench.md)
+                // (a batch costs per batch as much as per hit: bench/TrafficBench.md); zero: no gathering
                 .gather(TrafficProperties.HITS_GATHER_BYTES, properties.hitsGather())
                 .timeout(properties.ingestTimeout());
     }

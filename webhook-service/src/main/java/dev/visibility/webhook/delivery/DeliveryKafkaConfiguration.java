@@ -80,12 +80,11 @@ class DeliveryKafkaConfiguration {
      * gathering, a consumer that keeps up takes whatever arrived since its last fetch, a few records, and
      * the many small batches queue behind each other; gathered, batches grow with the load and a delivery
      * arrives sooner at moderate rates (bench/WebhookDeliveryBench.md, session 18: the median ~25 % sooner
-     * at 2,500/s, the same CPU a delivery). A record waits at most {@code gather} longer.
+     * at 2,500/s, the same CPU a delivery). A record waits at most {@code gather} longer; zero: no gathering.
      */
     static <T extends ConsumedRecord> TopicConsumer<T> gathering(
             TopicConsumer<T> consumer, WebhookProperties webhook) {
-        Duration gather = webhook.delivery().gather();
-        return gather.isZero() ? consumer : consumer.gather(WebhookProperties.Delivery.GATHER_BYTES, gather);
+        return consumer.gather(WebhookProperties.Delivery.GATHER_BYTES, webhook.delivery().gather());
     }
 
     @Bean(RETRY_FACTORY)

@@ -126,10 +126,12 @@ public record TopicConsumer<T extends ConsumedRecord>(String topic, Class<T> typ
      * much as per record: without it a consumer that keeps up gets whatever arrived since its last
      * fetch (a few hundred records), and falls behind before its batches grow. A record waits at most
      * {@code maxWait} longer; an idle consumer's fetch is answered after {@code maxWait} (rather than
-     * the service's {@code fetch.max.wait.ms}).
+     * the service's {@code fetch.max.wait.ms}). A zero {@code maxWait} turns gathering off: the
+     * service's fetch settings apply (a record is fetched when it arrives; an idle consumer fetches every
+     * {@code fetch.max.wait.ms}), which is what a service's "no gathering" setting means.
      */
     public TopicConsumer<T> gather(int minBytes, Duration maxWait) {
-        Gather settings = new Gather(minBytes, maxWait);
+        Gather settings = maxWait != null && maxWait.isZero() ? null : new Gather(minBytes, maxWait);
         return with(copy -> copy.gather = settings);
     }
 

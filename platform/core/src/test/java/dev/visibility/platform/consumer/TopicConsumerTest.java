@@ -35,7 +35,7 @@ class TopicConsumerTest {
     }
 
     @Test
-    void aGatheringConsumerKeepsItsBatchSizeAndWaitAndRefusesNone() {
+    void aGatheringConsumerKeepsItsBatchSizeAndWaitAndAZeroWaitGathersNothing() {
         TopicConsumer<ConsumedRecord> consumer = TopicConsumer.batch("t", ConsumedRecord.class, records -> Mono.empty())
                 .gather(1024, Duration.ofMillis(200))
                 .concurrency(3);
@@ -43,6 +43,10 @@ class TopicConsumerTest {
         assertThat(TopicConsumer.batch("t", ConsumedRecord.class, records -> Mono.empty()).gather()).isNull();
         assertThatThrownBy(() -> new TopicConsumer.Gather(0, Duration.ofMillis(200))).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> new TopicConsumer.Gather(1024, Duration.ZERO)).isInstanceOf(IllegalArgumentException.class);
+        // a service's "no gathering" setting: the consumer keeps the service's fetch settings
+        assertThat(consumer.gather(1024, Duration.ZERO).gather()).isNull();
+        assertThat(consumer.gather(1024, Duration.ZERO).concurrency()).isEqualTo(3);
+        assertThatThrownBy(() -> consumer.gather(1024, Duration.ofMillis(-1))).isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test
