@@ -50,8 +50,9 @@ import org.springframework.web.server.ServerWebExchange;
  * <p>
  * One of Spring Cloud Gateway's request header filters, so that the forwarded headers are written once, in the
  * copy the proxy makes anyway (issue 24: as a global filter that mutated the exchange it copied the request and
- * its headers once more for every request). It runs after the gateway's removal of the {@code X-Forwarded-*}
- * headers (order 0) and before the removal of hop-by-hop headers.
+ * its headers once more for every request). In the same pass it leaves out a caller's {@code Forwarded} and
+ * {@code X-Forwarded-*} headers and the hop-by-hop headers ({@link HopByHopHeaders}), which Spring Cloud Gateway's
+ * own filters removed with a copy each; it is the proxy's only request header filter that copies.
  */
 @Component
 public class InternalTokenRelayFilter implements HttpHeadersFilter, Ordered {
@@ -60,6 +61,7 @@ public class InternalTokenRelayFilter implements HttpHeadersFilter, Ordered {
     static final String PROTO = "X-Forwarded-Proto";
     static final String HOST = "X-Forwarded-Host";
     static final String PORT = "X-Forwarded-Port";
+    static final String FORWARDED = "Forwarded";
 
     /** The trace headers of the formats a caller may use, whatever the suite's propagation reads or writes. */
     private static final List<String> CALLER_TRACE_HEADERS = List.of("traceparent", "tracestate", "baggage", "b3",
@@ -118,8 +120,9 @@ public class InternalTokenRelayFilter implements HttpHeadersFilter, Ordered {
         Span span = serverSpan(exchange);
         HttpHeaders forwarded = new HttpHeaders();
         boolean ownTrace = span != null;
+        List<String> connectionOptions = HopByHopHeaders.connectionOptions(input);
         input.forEach((name, values) -> {
-            if (!dropped(name, keepCookies, ownTrace)) {
+            if (!dropped(name, keepCookies, ownTrace) && !HopByHopHeaders.isHopByHop(name, connectionOptions)) {
                 forwarded.addAll(name, values);
             }
         });
@@ -145,7 +148,8 @@ public class InternalTokenRelayFilter implements HttpHeadersFilter, Ordered {
     }
 
     private boolean dropped(String name, boolean keepCookies, boolean ownTrace) {
-        if (name.equalsIgnoreCase(HttpHeaders.AUTHORIZATION) || name.regionMatches(true, 0, "x-forwarded-", 0, 12)) {
+        if (name.equalsIgnoreCase(HttpHeaders.AUTHORIZATION) || name.regionMatches(true, 0, "x-forwarded-", 0, 12)
+                || name.equalsIgnoreCase(FORWARDED)) {
             return true;
         }
         if (!keepCookies && name.equalsIgnoreCase(HttpHeaders.COOKIE)) {

@@ -1,0 +1,165 @@
+package dev.visibility.gateway.relay;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+import com.sun.net.httpserver.HttpServer;
+import dev.visibility.gateway.routing.RouteTable;
+import dev.visibility.gateway.support.StubServices;
+import dev.visibility.platform.testing.RunningServerTest;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.cloud.gateway.filter.headers.HttpHeadersFilter;
+import org.springframework.cloud.gateway.filter.headers.TransferEncodingNormalizationHeadersFilter;
+import org.springframework.context.ApplicationContext;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+/**
+ * What crosses the gateway's proxy, checked at a service behind it: a plain HTTP server that records the headers it
+ * receives and answers with headers of its own.
+ * <ul>
+ * <li>Traces (docs/operations.md, Traces; issue 24): with Spring Cloud Gateway's own client observation off, the
+ * service still gets a W3C {@code traceparent}: the gateway's span of the request, in the caller's trace when the
+ * caller sent one, never the caller's own header.</li>
+ * <li>Hop-by-hop headers (RFC 9110 section 7.6.1) stay on their side in both directions, and a caller's
+ * {@code Forwarded} and {@code X-Forwarded-*} headers never reach a service, now that the gateway's own filters do
+ * what Spring Cloud Gateway's three copying header filters did (issue 24, {@code HopByHopHeaders}).</li>
+ * </ul>
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+class ProxiedHeadersTest extends RunningServerTest {
+
+    private static final String TRACEPARENT = "^00-([0-9a-f]{32})-([0-9a-f]{16})-0[01]$";
+    private static final BlockingQueue<Map<String, List<String>>> RECEIVED = new LinkedBlockingQueue<>();
+    private static final String ANSWER_WITH_HOP_HEADERS = "X-Test-Answer-With-Hop-Headers";
+    private static final HttpServer SERVICE = service();
+
+    @Autowired
+    ApplicationContext context;
+
+    @DynamicPropertySource
+    static void properties(DynamicPropertyRegistry registry) {
+        StubServices.allDown(registry);
+        registry.add("suite.services." + RouteTable.AUTH, () -> "http://127.0.0.1:" + SERVICE.getAddress().getPort());
+    }
+
+    @BeforeEach
+    void forgetReceived() {
+        RECEIVED.clear();
+    }
+
+    @AfterAll
+    static void stop() {
+        SERVICE.stop(0);
+    }
+
+    @Test
+    void theServiceContinuesTheCallersTraceFromTheGatewaysSpan() throws InterruptedException {
+        String traceId = "4bf92f3577b34da6a3ce929d0e0e4736";
+        String callerSpan = "00f067aa0ba902b7";
+        // a public route to auth-service (OAuth metadata, spec 5.10): no key needed to reach the service
+        client.get().uri("/.well-known/oauth-authorization-server")
+                .header("traceparent", "00-" + traceId + "-" + callerSpan + "-01")
+                .header("b3", traceId + "-" + callerSpan + "-1")
+                .header("baggage", "tenant=another-project")
+                .exchange().expectStatus().isOk();
+        Map<String, List<String>> headers = RECEIVED.poll(10, TimeUnit.SECONDS);
+        assertThat(headers).isNotNull();
+        List<String> traceparent = headers.get("Traceparent");
+        assertThat(traceparent).hasSize(1);
+        assertThat(traceparent.get(0)).matches(TRACEPARENT);
+        // the same trace, the gateway's span as parent (not the caller's span), sampled as the caller asked
+        assertThat(traceparent.get(0)).startsWith("00-" + traceId + "-").doesNotContain(callerSpan).endsWith("-01");
+        // the caller's other trace headers do not reach the service
+        assertThat(headers).doesNotContainKey("B3").doesNotContainKey("Baggage");
+    }
+
+    @Test
+    void aRequestWithoutTraceHeadersStillGivesTheServiceTheGatewaysTrace() throws InterruptedException {
+        client.get().uri("/.well-known/oauth-authorization-server").exchange().expectStatus().isOk();
+        Map<String, List<String>> headers = RECEIVED.poll(10, TimeUnit.SECONDS);
+        assertThat(headers).isNotNull();
+        assertThat(headers.get("Traceparent")).singleElement().asString().matches(TRACEPARENT);
+    }
+
+    @Test
+    void hopByHopAndForwardedHeadersOfTheCallerDoNotReachTheService() throws InterruptedException {
+        client.get().uri("/.well-known/oauth-authorization-server")
+                .header("Connection", "keep-alive, X-Caller-Hop")
+                .header("X-Caller-Hop", "1")
+                .header("Keep-Alive", "timeout=5")
+                .header("Proxy-Authorization", "Basic dXNlcjpwYXNz")
+                .header("TE", "trailers")
+                .header("Trailer", "X-Checksum")
+                .header("Proxy-Connection", "keep-alive")
+                .header("X-Application-Context", "caller")
+                .header("Forwarded", "for=192.0.2.60;proto=http;by=203.0.113.43")
+                .header("X-Forwarded-For", "192.0.2.60")
+                .header("X-Forwarded-Host", "attacker.example")
+                .header("X-End-To-End", "kept")
+                .exchange().expectStatus().isOk();
+        Map<String, List<String>> headers = lowerCased(RECEIVED.poll(10, TimeUnit.SECONDS));
+        assertThat(headers).doesNotContainKeys("x-caller-hop", "keep-alive", "proxy-authorization", "te", "trailer",
+                "proxy-connection", "x-application-context", "forwarded", "x-forwarded-for");
+        assertThat(headers.get("connection")).as("the gateway's own connection header, if any")
+                .satisfiesAnyOf(connection -> assertThat(connection).isNull(),
+                        connection -> assertThat(String.join(",", connection)).doesNotContainIgnoringCase("x-caller-hop"));
+        assertThat(headers).containsEntry("x-end-to-end", List.of("kept"));
+        // the sign-in routes get the public origin as the gateway saw it, never the caller's X-Forwarded-Host
+        assertThat(headers).containsEntry("x-forwarded-proto", List.of("http")).containsEntry("x-forwarded-host", List.of("localhost"));
+    }
+
+    @Test
+    void hopByHopHeadersOfTheServicesAnswerDoNotReachTheCaller() {
+        client.get().uri("/.well-known/oauth-authorization-server")
+                .header(ANSWER_WITH_HOP_HEADERS, "yes")
+                .exchange().expectStatus().isOk()
+                .expectHeader().doesNotExist("X-Service-Hop")
+                .expectHeader().doesNotExist("Keep-Alive")
+                .expectHeader().doesNotExist("Proxy-Authenticate")
+                .expectHeader().doesNotExist("X-Application-Context")
+                .expectHeader().valueEquals("X-Service-End-To-End", "kept");
+    }
+
+    /** The gateway's header filters: its own, and none of Spring Cloud Gateway's that copy every header once more. */
+    @Test
+    void theProxysHeaderFiltersAreTheGatewaysOwn() {
+        assertThat(context.getBeansOfType(HttpHeadersFilter.class).values()).extracting(Object::getClass)
+                .containsExactlyInAnyOrder(InternalTokenRelayFilter.class, HopByHopHeaders.ResponseFilter.class,
+                        TransferEncodingNormalizationHeadersFilter.class);
+        assertThat(HopByHopHeaders.REPLACED_FILTERS).noneMatch(context::containsBeanDefinition);
+    }
+
+    private static Map<String, List<String>> lowerCased(Map<String, List<String>> headers) {
+        assertThat(headers).as("the request reached the service").isNotNull();
+        Map<String, List<String>> lower = new HashMap<>();
+        headers.forEach((name, values) -> lower.put(name.toLowerCase(Locale.ROOT), values));
+        return lower;
+    }
+
+    private static HttpServer service() {
+        return StubServices.start(Map.of("/", exchange -> {
+            RECEIVED.add(Map.copyOf(exchange.getRequestHeaders()));
+            if (exchange.getRequestHeaders().containsKey(ANSWER_WITH_HOP_HEADERS)) {
+                exchange.getResponseHeaders().add("Connection", "X-Service-Hop");
+                exchange.getResponseHeaders().add("X-Service-Hop", "1");
+                exchange.getResponseHeaders().add("Keep-Alive", "timeout=5");
+                exchange.getResponseHeaders().add("Proxy-Authenticate", "Basic realm=\"service\"");
+                exchange.getResponseHeaders().add("X-Application-Context", "service");
+                exchange.getResponseHeaders().add("X-Service-End-To-End", "kept");
+            }
+            StubServices.answerJson(exchange, 200, "{\"issuer\":\"https://suite.example.test\"}");
+        }));
+    }
+}
