@@ -2,6 +2,7 @@ package dev.visibility.gateway.relay;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.net.URI;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -11,7 +12,9 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 import com.sun.net.httpserver.HttpServer;
+import dev.visibility.gateway.routing.RouteRequestTimer;
 import dev.visibility.gateway.routing.RouteTable;
+import dev.visibility.gateway.routing.ServiceUrlFilter;
 import dev.visibility.gateway.support.StubServices;
 import dev.visibility.platform.testing.RunningServerTest;
 import org.junit.jupiter.api.AfterAll;
@@ -19,6 +22,11 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.cloud.gateway.config.GatewayNoLoadBalancerClientAutoConfiguration;
+import org.springframework.cloud.gateway.filter.GlobalFilter;
+import org.springframework.cloud.gateway.filter.NettyRoutingFilter;
+import org.springframework.cloud.gateway.filter.NettyWriteResponseFilter;
+import org.springframework.cloud.gateway.filter.WeightCalculatorWebFilter;
 import org.springframework.cloud.gateway.filter.headers.HttpHeadersFilter;
 import org.springframework.cloud.gateway.filter.headers.TransferEncodingNormalizationHeadersFilter;
 import org.springframework.context.ApplicationContext;
@@ -42,6 +50,7 @@ class ProxiedHeadersTest extends RunningServerTest {
 
     private static final String TRACEPARENT = "^00-([0-9a-f]{32})-([0-9a-f]{16})-0[01]$";
     private static final BlockingQueue<Map<String, List<String>>> RECEIVED = new LinkedBlockingQueue<>();
+    private static final BlockingQueue<URI> RECEIVED_URIS = new LinkedBlockingQueue<>();
     private static final String ANSWER_WITH_HOP_HEADERS = "X-Test-Answer-With-Hop-Headers";
     private static final HttpServer SERVICE = service();
 
@@ -57,6 +66,7 @@ class ProxiedHeadersTest extends RunningServerTest {
     @BeforeEach
     void forgetReceived() {
         RECEIVED.clear();
+        RECEIVED_URIS.clear();
     }
 
     @AfterAll
@@ -141,6 +151,39 @@ class ProxiedHeadersTest extends RunningServerTest {
         assertThat(HopByHopHeaders.REPLACED_FILTERS).noneMatch(context::containsBeanDefinition);
     }
 
+    /**
+     * The service gets the path and query as the caller spelled them, percent-encoding included ({@code ServiceUrlFilter}
+     * builds the URL from the raw parts, as Spring Cloud Gateway's filter kept encoded parts encoded).
+     */
+    @Test
+    void thePathAndQueryReachTheServiceAsTheCallerEncodedThem() throws InterruptedException {
+        String path = "/.well-known/oauth-authorization-server/caf%C3%A9";
+        String query = "q=a%20b&next=%2Fdocs%3Fx%3D1&empty=&flag";
+        client.get().uri(URI.create("http://localhost:" + port + path + "?" + query)).exchange().expectStatus().isOk();
+        URI received = RECEIVED_URIS.poll(10, TimeUnit.SECONDS);
+        assertThat(received).isNotNull();
+        assertThat(received.getRawPath()).isEqualTo(path);
+        assertThat(received.getRawQuery()).isEqualTo(query);
+        client.get().uri("/.well-known/oauth-authorization-server").exchange().expectStatus().isOk();
+        URI withoutQuery = RECEIVED_URIS.poll(10, TimeUnit.SECONDS);
+        assertThat(withoutQuery).isNotNull();
+        assertThat(withoutQuery.getRawPath()).isEqualTo("/.well-known/oauth-authorization-server");
+        assertThat(withoutQuery.getRawQuery()).isNull();
+    }
+
+    /**
+     * Every request passes the proxy's global filters: only those its routes use are there (issue 24; the one that
+     * refuses an {@code lb:} route stays, a scheme comparison), and the weighted routes' web filter is not.
+     */
+    @Test
+    void theProxysGlobalFiltersAreTheOnesItsRoutesUse() {
+        assertThat(context.getBeansOfType(GlobalFilter.class).values()).extracting(filter -> filter.getClass().getName())
+                .containsExactlyInAnyOrder(ServiceUrlFilter.class.getName(), NettyRoutingFilter.class.getName(),
+                        NettyWriteResponseFilter.class.getName(), RouteRequestTimer.class.getName(),
+                        GatewayNoLoadBalancerClientAutoConfiguration.class.getName() + "$NoLoadBalancerClientFilter");
+        assertThat(context.getBeanNamesForType(WeightCalculatorWebFilter.class)).isEmpty();
+    }
+
     private static Map<String, List<String>> lowerCased(Map<String, List<String>> headers) {
         assertThat(headers).as("the request reached the service").isNotNull();
         Map<String, List<String>> lower = new HashMap<>();
@@ -151,6 +194,7 @@ class ProxiedHeadersTest extends RunningServerTest {
     private static HttpServer service() {
         return StubServices.start(Map.of("/", exchange -> {
             RECEIVED.add(Map.copyOf(exchange.getRequestHeaders()));
+            RECEIVED_URIS.add(exchange.getRequestURI());
             if (exchange.getRequestHeaders().containsKey(ANSWER_WITH_HOP_HEADERS)) {
                 exchange.getResponseHeaders().add("Connection", "X-Service-Hop");
                 exchange.getResponseHeaders().add("X-Service-Hop", "1");
