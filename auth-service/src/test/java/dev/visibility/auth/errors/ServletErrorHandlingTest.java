@@ -74,6 +74,21 @@ class ServletErrorHandlingTest {
                 .containsEntry("message", "Parameter 'limit' must be an integer");
     }
 
+    /**
+     * A query chunk without a name ({@code &=(}, from the gateway's hostile-input test) makes Tomcat's parameter parser
+     * throw on the first {@code getParameter}, in a handler's binding or in Spring Security's CSRF check of a POST:
+     * a 400, never a 500. The gateway forwards the query as the caller spelled it (issue 24).
+     */
+    @Test
+    void aQueryParameterWithoutANameIs400() {
+        String query = "?limit=9%7B*%5B;9~%7C%60%3E&includeHidden=Z%5D%60@$&=(";
+        assertThat(error(client.get().uri(java.net.URI.create("http://localhost:" + port + PROBE + query))
+                .header(HttpHeaders.AUTHORIZATION, bearer), 400)).containsEntry("error", "invalid_request");
+        assertThat(error(client.post().uri(java.net.URI.create("http://localhost:" + port + "/dashboard/projects" + query))
+                .contentType(MediaType.APPLICATION_FORM_URLENCODED).bodyValue("a=1"), 400))
+                .containsEntry("error", "invalid_request");
+    }
+
     @Test
     void unexpectedFailureRevealsNothing() {
         assertThat(error(client.get().uri(PROBE + "/broken").header(HttpHeaders.AUTHORIZATION, bearer), 500))

@@ -78,6 +78,12 @@ public final class ErrorMapper {
         if (causeNamed(failure, "DataBufferLimitException") || causeNamed(failure, "MaxUploadSizeExceededException")) {
             return simple(413, "The request body is too large");
         }
+        // Tomcat's parser of the query string and form bodies refuses a parameter it cannot read (one without a
+        // name, "&=x") on the first getParameter, wherever that is called (a handler's binding, Spring Security's
+        // CSRF check): the caller's input, not a failure of ours
+        if (causeOfClass(failure, "org.apache.tomcat.util.http.InvalidParameterException")) {
+            return simple(400, "The query string or form body has a parameter that cannot be read");
+        }
         if (failure instanceof BindException bind && bind.getFieldError() != null) {
             FieldError field = bind.getFieldError();
             return simple(400, "Field '" + field.getField() + "' is invalid: " + field.getDefaultMessage());
@@ -201,6 +207,15 @@ public final class ErrorMapper {
 
     private static boolean causedBy(Throwable failure, Class<? extends Throwable> type) {
         return find(failure, type) != null;
+    }
+
+    private static boolean causeOfClass(Throwable failure, String className) {
+        for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t.getClass().getName().equals(className)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static boolean causeNamed(Throwable failure, String simpleName) {
