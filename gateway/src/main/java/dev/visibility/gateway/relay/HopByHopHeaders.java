@@ -25,7 +25,7 @@ public final class HopByHopHeaders {
 
     /**
      * Spring Cloud Gateway's bean names of the filters this class and {@link InternalTokenRelayFilter} stand in for
-     * ({@code GatewayAutoConfiguration}); {@code HopByHopHeadersTest} fails if one of them is back under another name.
+     * ({@code GatewayAutoConfiguration}); {@code ProxiedHeadersTest} fails if one of them is back under another name.
      */
     static final List<String> REPLACED_FILTERS = List.of("removeHopByHopHeadersFilter", "removeXForwardedHeadersFilter",
             "removeForwardedHeadersFilter");

@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Predicate;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -197,12 +198,7 @@ public final class ErrorMapper {
     }
 
     private static <T extends Throwable> T find(Throwable failure, Class<T> type) {
-        for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (type.isInstance(t)) {
-                return type.cast(t);
-            }
-        }
-        return null;
+        return type.cast(firstCause(failure, type::isInstance));
     }
 
     private static boolean causedBy(Throwable failure, Class<? extends Throwable> type) {
@@ -210,20 +206,20 @@ public final class ErrorMapper {
     }
 
     private static boolean causeOfClass(Throwable failure, String className) {
-        for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (t.getClass().getName().equals(className)) {
-                return true;
-            }
-        }
-        return false;
+        return firstCause(failure, t -> t.getClass().getName().equals(className)) != null;
     }
 
     private static boolean causeNamed(Throwable failure, String simpleName) {
+        return firstCause(failure, t -> t.getClass().getSimpleName().equals(simpleName)) != null;
+    }
+
+    /** The failure or the first of its causes that passes the test, or null. */
+    private static Throwable firstCause(Throwable failure, Predicate<Throwable> test) {
         for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (t.getClass().getSimpleName().equals(simpleName)) {
-                return true;
+            if (test.test(t)) {
+                return t;
             }
         }
-        return false;
+        return null;
     }
 }
