@@ -47,7 +47,9 @@ import java.util.regex.Pattern;
  * -Dgateway.jar=<path> runs another build of the gateway (e.g. the one before a change, in the same session),
  * -Dwarmup.requests=<n> (20000): the gateway's warm-up lasts until it has answered that many requests too
  * (at most five times the warm-up seconds), so that the JIT has compiled the request path before measuring
- * even on a busy machine.
+ * even on a busy machine, -Dwarmup.jit=<share> (0.03): and until the gateway's JIT compiler threads took at most
+ * that share of its CPU in a 10 s round (same limit). Every phase prints the JIT compilers' CPU a request beside
+ * each process's: compilation still going on in a phase is start-up cost, not a request's.
  */
 public class GatewayOverhead {
 
@@ -94,12 +96,21 @@ public class GatewayOverhead {
                 concurrency, loadAverage());
         String directAuthorization = "Bearer " + token(secret, projectId, 600);
         long warmupRequests = Long.getLong("warmup.requests", 20_000);
+        double warmupJit = Double.parseDouble(System.getProperty("warmup.jit", "0.03"));
         long warmedUp = 0;
-        long warmupEnd = System.nanoTime() + Duration.ofSeconds(5L * warmup).toNanos();
-        do {
-            warmedUp += run(client, gateway + path, "Bearer " + apiKey, warmup, concurrency, 0, null, processes).requests;
-        } while (warmedUp < warmupRequests && System.nanoTime() < warmupEnd);
-        System.out.printf("gateway warmed up with %d requests%n", warmedUp);
+        long warmupStart = System.nanoTime();
+        long warmupEnd = warmupStart + Duration.ofSeconds(5L * warmup).toNanos();
+        Result round = run(client, gateway + path, "Bearer " + apiKey, warmup, concurrency, 0, null, processes);
+        warmedUp += round.requests;
+        // then 10 s rounds until enough requests were answered and the JIT compilers are nearly done with the
+        // request path (on this machine C2 still compiled for a minute or more after 30 s of load)
+        while ((warmedUp < warmupRequests || round.gatewayJit > warmupJit * round.gatewayCpu)
+                && System.nanoTime() < warmupEnd) {
+            round = run(client, gateway + path, "Bearer " + apiKey, 10, concurrency, 0, null, processes);
+            warmedUp += round.requests;
+        }
+        System.out.printf("gateway warmed up with %d requests in %.0f s; JIT compilers %.1f%% of its CPU in the last 10 s%n",
+                warmedUp, (System.nanoTime() - warmupStart) / 1e9, 100 * round.gatewayJit / Math.max(1e-9, round.gatewayCpu));
         if (Boolean.getBoolean("gatewayOnly")) {
             Result r = run(client, gateway + path, "Bearer " + apiKey, seconds, concurrency, 0, "gateway", processes);
             Idle idle = idle(processes, 10);
@@ -127,6 +138,8 @@ public class GatewayOverhead {
         System.out.printf("CPU per proxied request: gateway %.3f ms at maximum, %.3f ms at half load (target <= 0.5 ms and below"
                         + " the backend's); backend %.3f ms behind the gateway, %.3f ms called directly%n",
                 viaGateway.gatewayCpu, halfGateway.gatewayCpu, viaGateway.backendCpu, directly.backendCpu);
+        System.out.printf("of the gateway's, its JIT compilers: %.3f ms at maximum, %.3f ms at half load%n",
+                viaGateway.gatewayJit, halfGateway.gatewayJit);
         System.out.printf("the same net of idle CPU: gateway %.3f ms at maximum, %.3f ms at half load; backend %.3f ms behind"
                         + " the gateway, %.3f ms called directly%n",
                 viaGateway.gatewayCpu - idle.gateway / viaGateway.rps, halfGateway.gatewayCpu - idle.gateway / halfGateway.rps,
@@ -227,7 +240,7 @@ public class GatewayOverhead {
     }
 
     /** @param gatewayCpu CPU ms of the gateway process per request of the phase; backendCpu the same for the backend */
-    record Result(double rps, double p50, double p99, double gatewayCpu, double backendCpu, long requests) {
+    record Result(double rps, double p50, double p99, double gatewayCpu, double backendCpu, long requests, double gatewayJit) {
     }
 
     /**
@@ -245,6 +258,8 @@ public class GatewayOverhead {
         List<Future<List<Long>>> workers = new ArrayList<>();
         long gatewayCpu0 = cpuMillis(processes.gateway());
         long backendCpu0 = cpuMillis(processes.backend());
+        long gatewayJit0 = jitMillis(processes.gateway());
+        long backendJit0 = jitMillis(processes.backend());
         long clientCpu0 = cpuMillis(ProcessHandle.current().pid());
         long[] machine0 = machineTicks();
         long started = System.nanoTime();
@@ -282,6 +297,8 @@ public class GatewayOverhead {
         double elapsed = (System.nanoTime() - started) / 1e9;
         long gatewayCpu = cpuMillis(processes.gateway()) - gatewayCpu0;
         long backendCpu = cpuMillis(processes.backend()) - backendCpu0;
+        long gatewayJit = jitMillis(processes.gateway()) - gatewayJit0;
+        long backendJit = jitMillis(processes.backend()) - backendJit0;
         long clientCpu = cpuMillis(ProcessHandle.current().pid()) - clientCpu0;
         long[] machine1 = machineTicks();
         pool.shutdown();
@@ -289,13 +306,15 @@ public class GatewayOverhead {
         int n = Math.max(1, all.size());
         boolean viaGateway = "gateway".equals(label);
         Result result = new Result(all.size() / elapsed, pct(all, 50), pct(all, 99),
-                viaGateway ? (double) gatewayCpu / n : 0, (double) backendCpu / n, all.size());
+                viaGateway ? (double) gatewayCpu / n : 0, (double) backendCpu / n, all.size(), (double) gatewayJit / n);
         if (label != null) {
             double busy = 100.0 * (machine1[0] - machine0[0]) / Math.max(1, machine1[1] - machine0[1]);
             System.out.printf("%-8s %7.0f req/s  p50 %6.2f ms  p99 %6.2f ms  (%d requests, %d non-200)  CPU ms/request:"
-                            + " gateway %s, backend %.3f, this client %.3f; machine busy %.0f%%, load %s%n",
+                            + " gateway %s, backend %.3f, this client %.3f (of it JIT compilers: gateway %s, backend %.3f);"
+                            + " machine busy %.0f%%, load %s%n",
                     label, result.rps, result.p50, result.p99, all.size(), errors.get(),
                     viaGateway ? String.format("%.3f", result.gatewayCpu) : "-", result.backendCpu, (double) clientCpu / n,
+                    viaGateway ? String.format("%.3f", (double) gatewayJit / n) : "-", (double) backendJit / n,
                     busy, loadAverage());
         }
         return result;
@@ -311,6 +330,30 @@ public class GatewayOverhead {
         // the command name (field 2) may hold spaces: count the fields after its closing parenthesis
         String[] fields = stat.substring(stat.lastIndexOf(')') + 2).trim().split(" ");
         long ticks = Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+        return ticks * 1000 / CLOCK_TICKS;
+    }
+
+    /**
+     * CPU of a process's JIT compiler threads ({@code C1/C2 CompilerThread}s), in milliseconds: compilation still
+     * going on in a measured phase is start-up cost, not the cost of a request.
+     */
+    static long jitMillis(long pid) throws Exception {
+        long ticks = 0;
+        try (var tasks = Files.list(Path.of("/proc/" + pid + "/task"))) {
+            for (Path task : tasks.toList()) {
+                try {
+                    String name = Files.readString(task.resolve("comm"));
+                    if (!name.startsWith("C1 CompilerThre") && !name.startsWith("C2 CompilerThre")) {
+                        continue;
+                    }
+                    String stat = Files.readString(task.resolve("stat"));
+                    String[] fields = stat.substring(stat.lastIndexOf(')') + 2).trim().split(" ");
+                    ticks += Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+                } catch (java.io.IOException gone) {
+                    // a compiler thread that ended meanwhile
+                }
+            }
+        }
         return ticks * 1000 / CLOCK_TICKS;
     }
 

@@ -8,12 +8,15 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 import com.sun.net.httpserver.HttpServer;
+import dev.visibility.gateway.routing.ProxyConfiguration;
 import dev.visibility.gateway.routing.RouteRequestTimer;
 import dev.visibility.gateway.routing.RouteTable;
+import dev.visibility.gateway.routing.ServiceRoutingFilter;
 import dev.visibility.gateway.routing.ServiceUrlFilter;
 import dev.visibility.gateway.support.StubServices;
 import dev.visibility.platform.testing.RunningServerTest;
@@ -24,11 +27,9 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.cloud.gateway.config.GatewayNoLoadBalancerClientAutoConfiguration;
 import org.springframework.cloud.gateway.filter.GlobalFilter;
-import org.springframework.cloud.gateway.filter.NettyRoutingFilter;
 import org.springframework.cloud.gateway.filter.NettyWriteResponseFilter;
 import org.springframework.cloud.gateway.filter.WeightCalculatorWebFilter;
 import org.springframework.cloud.gateway.filter.headers.HttpHeadersFilter;
-import org.springframework.cloud.gateway.filter.headers.TransferEncodingNormalizationHeadersFilter;
 import org.springframework.context.ApplicationContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -52,7 +53,11 @@ class ProxiedHeadersTest extends RunningServerTest {
     private static final BlockingQueue<Map<String, List<String>>> RECEIVED = new LinkedBlockingQueue<>();
     private static final BlockingQueue<URI> RECEIVED_URIS = new LinkedBlockingQueue<>();
     private static final String ANSWER_WITH_HOP_HEADERS = "X-Test-Answer-With-Hop-Headers";
+    private static final String ANSWER_WITH_STATUS = "X-Test-Answer-With-Status";
     private static final HttpServer SERVICE = service();
+    /** A service that answers nothing until the tests are over. */
+    private static final CountDownLatch OVER = new CountDownLatch(1);
+    private static final HttpServer SILENT_SERVICE = silentService();
 
     @Autowired
     ApplicationContext context;
@@ -61,6 +66,8 @@ class ProxiedHeadersTest extends RunningServerTest {
     static void properties(DynamicPropertyRegistry registry) {
         StubServices.allDown(registry);
         registry.add("suite.services." + RouteTable.AUTH, () -> "http://127.0.0.1:" + SERVICE.getAddress().getPort());
+        registry.add("suite.services." + RouteTable.MCP, () -> "http://127.0.0.1:" + SILENT_SERVICE.getAddress().getPort());
+        registry.add("spring.cloud.gateway.server.webflux.httpclient.response-timeout", () -> "1s");
     }
 
     @BeforeEach
@@ -71,7 +78,9 @@ class ProxiedHeadersTest extends RunningServerTest {
 
     @AfterAll
     static void stop() {
+        OVER.countDown();
         SERVICE.stop(0);
+        SILENT_SERVICE.stop(0);
     }
 
     @Test
@@ -142,13 +151,43 @@ class ProxiedHeadersTest extends RunningServerTest {
                 .expectHeader().valueEquals("X-Service-End-To-End", "kept");
     }
 
-    /** The gateway's header filters: its own, and none of Spring Cloud Gateway's that copy every header once more. */
+    /**
+     * The service's answer reaches the caller as the service gave it: any status code, its end-to-end headers and its
+     * body ({@code ServiceRoutingFilter} copies the status and headers once, {@code NettyWriteResponseFilter} streams
+     * the body); the service gets its own {@code Host}, never the caller's.
+     */
     @Test
-    void theProxysHeaderFiltersAreTheGatewaysOwn() {
-        assertThat(context.getBeansOfType(HttpHeadersFilter.class).values()).extracting(Object::getClass)
-                .containsExactlyInAnyOrder(InternalTokenRelayFilter.class, HopByHopHeaders.ResponseFilter.class,
-                        TransferEncodingNormalizationHeadersFilter.class);
-        assertThat(HopByHopHeaders.REPLACED_FILTERS).noneMatch(context::containsBeanDefinition);
+    void theServicesStatusHeadersAndBodyReachTheCallerAndTheServiceGetsItsOwnHost() throws InterruptedException {
+        client.get().uri("/.well-known/oauth-authorization-server")
+                .header(ANSWER_WITH_STATUS, "299")
+                .header("Host", "caller.example")
+                .exchange().expectStatus().isEqualTo(299)
+                .expectHeader().contentType("application/json")
+                .expectHeader().valueEquals("X-Service-End-To-End", "kept")
+                .expectBody().json("{\"issuer\":\"https://suite.example.test\"}");
+        Map<String, List<String>> headers = lowerCased(RECEIVED.poll(10, TimeUnit.SECONDS));
+        assertThat(headers).containsEntry("host", List.of("127.0.0.1:" + SERVICE.getAddress().getPort()));
+    }
+
+    /**
+     * No answer within {@code httpclient.response-timeout} (1 s in this test) is 504 in the error shape, as with Spring
+     * Cloud Gateway's routing filter; a service that answers in time is unaffected (the other tests).
+     */
+    @Test
+    void aServiceThatDoesNotAnswerInTimeIs504() {
+        client.get().uri("/.well-known/oauth-protected-resource/api/mcp")
+                .exchange().expectStatus().isEqualTo(504)
+                .expectBody().jsonPath("$.error").isEqualTo("unavailable");
+    }
+
+    /**
+     * No header filter of Spring Cloud Gateway's copies the headers once more: the proxy's headers are written in
+     * one pass each way ({@code ServiceRoutingFilter}, {@code InternalTokenRelayFilter}).
+     */
+    @Test
+    void theProxyHasNoHeaderFilters() {
+        assertThat(context.getBeansOfType(HttpHeadersFilter.class)).isEmpty();
+        assertThat(ProxyConfiguration.REPLACED_BEANS).noneMatch(context::containsBeanDefinition);
     }
 
     /**
@@ -178,7 +217,7 @@ class ProxiedHeadersTest extends RunningServerTest {
     @Test
     void theProxysGlobalFiltersAreTheOnesItsRoutesUse() {
         assertThat(context.getBeansOfType(GlobalFilter.class).values()).extracting(filter -> filter.getClass().getName())
-                .containsExactlyInAnyOrder(ServiceUrlFilter.class.getName(), NettyRoutingFilter.class.getName(),
+                .containsExactlyInAnyOrder(ServiceUrlFilter.class.getName(), ServiceRoutingFilter.class.getName(),
                         NettyWriteResponseFilter.class.getName(), RouteRequestTimer.class.getName(),
                         GatewayNoLoadBalancerClientAutoConfiguration.class.getName() + "$NoLoadBalancerClientFilter");
         assertThat(context.getBeanNamesForType(WeightCalculatorWebFilter.class)).isEmpty();
@@ -203,7 +242,24 @@ class ProxiedHeadersTest extends RunningServerTest {
                 exchange.getResponseHeaders().add("X-Application-Context", "service");
                 exchange.getResponseHeaders().add("X-Service-End-To-End", "kept");
             }
-            StubServices.answerJson(exchange, 200, "{\"issuer\":\"https://suite.example.test\"}");
+            String status = exchange.getRequestHeaders().getFirst(ANSWER_WITH_STATUS);
+            if (status != null) {
+                exchange.getResponseHeaders().add("X-Service-End-To-End", "kept");
+            }
+            StubServices.answerJson(exchange, status == null ? 200 : Integer.parseInt(status),
+                    "{\"issuer\":\"https://suite.example.test\"}");
         }));
+    }
+
+    private static HttpServer silentService() {
+        HttpServer server = StubServices.start(Map.of("/", exchange -> {
+            try {
+                OVER.await(30, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            StubServices.answerJson(exchange, 200, "{}");
+        }));
+        return server;
     }
 }
