@@ -45,6 +45,9 @@ import java.util.regex.Pattern;
  * -Dgateway.args="..." adds application arguments (e.g. --management.tracing.sampling.probability=1.0),
  * -DgatewayOnly=true measures only the gateway at maximum throughput (to compare configurations),
  * -Dgateway.jar=<path> runs another build of the gateway (e.g. the one before a change, in the same session),
+ * -Dgateway.against=<path> runs that build beside the first, both loaded at once, and compares their CPU a request
+ * (sideBySide: the way to tell a change of a few percent on this machine, whose speed drifts within minutes),
+ * -Dgateway.against.args="..." adds application arguments to that second gateway only (a setting side by side),
  * -Dwarmup.requests=<n> (20000): the gateway's warm-up lasts until it has answered that many requests too
  * (at most five times the warm-up seconds), so that the JIT has compiled the request path before measuring
  * even on a busy machine, -Dwarmup.jit=<share> (0.03): and until the gateway's JIT compiler threads took at most
@@ -88,6 +91,12 @@ public class GatewayOverhead {
         long backendPid = Long.parseLong(Files.readString(STATE.resolve("pids/auth-service.pid")).trim());
         Process ownGateway = startGateway(secrets);
         Runtime.getRuntime().addShutdownHook(new Thread(ownGateway::destroy));
+        String against = System.getProperty("gateway.against");
+        if (against != null) {
+            sideBySide(secrets, against, ownGateway, backendPid, "Bearer " + field(credentials, "apiKey"), path, seconds,
+                    concurrency, warmup);
+            return;
+        }
         String gateway = "http://127.0.0.1:" + GATEWAY_PORT;
         Processes processes = new Processes(ownGateway.pid(), backendPid);
 
@@ -148,6 +157,72 @@ public class GatewayOverhead {
     }
 
     /**
+     * {@code -Dgateway.against=<jar>}: two builds of the gateway side by side, the one of {@code -Dgateway.jar} (A) and
+     * this one (B, on the next ports), loaded at the same time by half of the clients each, so that both see the same
+     * machine (this machine's speed drifts by a third within minutes, more than a change of a few percent). Both are
+     * warmed up until each has answered {@code warmup.requests} and its JIT compilers are nearly done, then measured
+     * in {@code rounds} (-Drounds, 3) rounds of {@code seconds}: requests/s and CPU ms a request of each, with its JIT
+     * compilers' share.
+     */
+    static void sideBySide(String secrets, String againstJar, Process gatewayA, long backendPid, String authorization,
+            String path, int seconds, int concurrency, int warmup) throws Exception {
+        Process gatewayB = startGateway(secrets, againstJar, GATEWAY_PORT + 1, GATEWAY_MANAGEMENT_PORT + 1,
+                "bench-gateway-b.log", words(System.getProperty("gateway.against.args", "")));
+        Runtime.getRuntime().addShutdownHook(new Thread(gatewayB::destroy));
+        HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+        String[] urls = {"http://127.0.0.1:" + GATEWAY_PORT + path, "http://127.0.0.1:" + (GATEWAY_PORT + 1) + path};
+        Processes[] processes = {new Processes(gatewayA.pid(), backendPid), new Processes(gatewayB.pid(), backendPid)};
+        int half = Math.max(1, concurrency / 2);
+        long warmupRequests = Long.getLong("warmup.requests", 20_000);
+        double warmupJit = Double.parseDouble(System.getProperty("warmup.jit", "0.03"));
+        long warmupEnd = System.nanoTime() + Duration.ofSeconds(5L * warmup).toNanos();
+        long[] warmedUp = new long[2];
+        Result[] round = both(client, urls, authorization, warmup, half, processes, null);
+        while (System.nanoTime() < warmupEnd) {
+            boolean done = true;
+            for (int i = 0; i < 2; i++) {
+                warmedUp[i] += round[i].requests;
+                done &= warmedUp[i] >= warmupRequests && round[i].gatewayJit <= warmupJit * round[i].gatewayCpu;
+            }
+            if (done) {
+                break;
+            }
+            round = both(client, urls, authorization, 10, half, processes, null);
+        }
+        System.out.printf("side by side, %d clients each: A %s, B %s; load average %s%n", half,
+                System.getProperty("gateway.jar", "gateway/target/gateway.jar"), againstJar, loadAverage());
+        int rounds = Integer.getInteger("rounds", 3);
+        double[] sum = new double[4];
+        for (int r = 1; r <= rounds; r++) {
+            Result[] measured = both(client, urls, authorization, seconds, half, processes, new String[] {"A", "B"});
+            for (int i = 0; i < 2; i++) {
+                sum[i] += measured[i].gatewayCpu;
+                sum[2 + i] += measured[i].gatewayCpu - measured[i].gatewayJit;
+            }
+        }
+        System.out.printf("mean CPU ms a request: A %.3f (%.3f without its JIT compilers), B %.3f (%.3f); A / B %.3f (%.3f)%n",
+                sum[0] / rounds, sum[2] / rounds, sum[1] / rounds, sum[3] / rounds, sum[0] / sum[1], sum[2] / sum[3]);
+        gatewayB.destroy();
+    }
+
+    /** One phase of both gateways at once, closed loop, {@code clients} each. */
+    static Result[] both(HttpClient client, String[] urls, String authorization, int seconds, int clients,
+            Processes[] processes, String[] labels) throws Exception {
+        ExecutorService two = Executors.newFixedThreadPool(2);
+        try {
+            List<Future<Result>> results = new ArrayList<>();
+            for (int i = 0; i < 2; i++) {
+                int which = i;
+                results.add(two.submit(() -> run(client, urls[which], authorization, seconds, clients, 0,
+                        labels == null ? null : "gateway", processes[which], labels == null ? null : labels[which])));
+            }
+            return new Result[] {results.get(0).get(), results.get(1).get()};
+        } finally {
+            two.shutdown();
+        }
+    }
+
+    /**
      * {@code --serve}: only the benchmark's gateway, for another benchmark (McpVsRestBench): prints
      * {@code ready <url>} once it is ready and stops it when standard input closes.
      */
@@ -181,13 +256,19 @@ public class GatewayOverhead {
     }
 
     static Process startGateway(String secrets) throws Exception {
+        return startGateway(secrets, System.getProperty("gateway.jar", "gateway/target/gateway.jar"), GATEWAY_PORT,
+                GATEWAY_MANAGEMENT_PORT, "bench-gateway.log", List.of());
+    }
+
+    static Process startGateway(String secrets, String jar, int port, int managementPort, String log, List<String> args)
+            throws Exception {
         requireFullJit();
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xms64m", "-Xmx256m", "-XX:+UseSerialGC"));
         command.addAll(words(System.getProperty("gateway.jvm", "")));
-        command.addAll(List.of("-jar", System.getProperty("gateway.jar", "gateway/target/gateway.jar"),
-                "--server.port=" + GATEWAY_PORT, "--server.address=127.0.0.1",
-                "--management.server.port=" + GATEWAY_MANAGEMENT_PORT, "--management.server.address=127.0.0.1",
+        command.addAll(List.of("-jar", jar,
+                "--server.port=" + port, "--server.address=127.0.0.1",
+                "--management.server.port=" + managementPort, "--management.server.address=127.0.0.1",
                 "--suite.rate-limit.plans.plus=1000000000"));
         for (String[] service : new String[][] {{"auth-service", "8081"}, {"visibility-service", "8082"},
                 {"actions-service", "8083"}, {"outcomes-service", "8084"}, {"traffic-service", "8085"},
@@ -195,19 +276,20 @@ public class GatewayOverhead {
             command.add("--suite.services." + service[0] + "=http://127.0.0.1:" + (Integer.parseInt(service[1]) + OFFSET));
         }
         command.addAll(words(System.getProperty("gateway.args", "")));
+        command.addAll(args);
         ProcessBuilder builder = new ProcessBuilder(command)
                 .redirectErrorStream(true)
-                .redirectOutput(STATE.resolve("logs/bench-gateway.log").toFile());
+                .redirectOutput(STATE.resolve("logs/" + log).toFile());
         builder.environment().put("SPRING_KAFKA_BOOTSTRAP_SERVERS", "127.0.0.1:" + (9092 + OFFSET));
         builder.environment().put("SUITE_INTERNAL_TOKEN_PRIVATE_KEY", env(secrets, "SUITE_INTERNAL_TOKEN_PRIVATE_KEY"));
         builder.environment().put("SUITE_INTERNAL_TOKEN_PUBLIC_KEY", env(secrets, "SUITE_INTERNAL_TOKEN_PUBLIC_KEY"));
         Process process = builder.start();
         HttpClient probe = HttpClient.newHttpClient();
-        URI readiness = URI.create("http://127.0.0.1:" + GATEWAY_MANAGEMENT_PORT + "/actuator/health/readiness");
+        URI readiness = URI.create("http://127.0.0.1:" + managementPort + "/actuator/health/readiness");
         long deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
         while (System.nanoTime() < deadline) {
             if (!process.isAlive()) {
-                throw new IllegalStateException("the benchmark's gateway exited; see " + STATE.resolve("logs/bench-gateway.log"));
+                throw new IllegalStateException("the benchmark's gateway exited; see " + STATE.resolve("logs/" + log));
             }
             try {
                 if (probe.send(HttpRequest.newBuilder(readiness).build(), HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
@@ -250,6 +332,12 @@ public class GatewayOverhead {
      */
     static Result run(HttpClient client, String url, String authorization, int seconds, int concurrency, double rate,
             String label, Processes processes) throws Exception {
+        return run(client, url, authorization, seconds, concurrency, rate, label, processes, label);
+    }
+
+    /** {@code label} "gateway" counts the gateway's CPU; {@code name} is what the printed line starts with. */
+    static Result run(HttpClient client, String url, String authorization, int seconds, int concurrency, double rate,
+            String label, Processes processes, String name) throws Exception {
         HttpRequest request = HttpRequest.newBuilder(URI.create(url)).header("Authorization", authorization)
                 .timeout(Duration.ofSeconds(10)).build();
         AtomicLong errors = new AtomicLong();
@@ -304,7 +392,8 @@ public class GatewayOverhead {
         pool.shutdown();
         Collections.sort(all);
         int n = Math.max(1, all.size());
-        boolean viaGateway = "gateway".equals(label);
+        // a warm-up round (no label) goes through the gateway too, and its JIT share decides when warming up ends
+        boolean viaGateway = label == null || "gateway".equals(label);
         Result result = new Result(all.size() / elapsed, pct(all, 50), pct(all, 99),
                 viaGateway ? (double) gatewayCpu / n : 0, (double) backendCpu / n, all.size(), (double) gatewayJit / n);
         if (label != null) {
@@ -312,7 +401,7 @@ public class GatewayOverhead {
             System.out.printf("%-8s %7.0f req/s  p50 %6.2f ms  p99 %6.2f ms  (%d requests, %d non-200)  CPU ms/request:"
                             + " gateway %s, backend %.3f, this client %.3f (of it JIT compilers: gateway %s, backend %.3f);"
                             + " machine busy %.0f%%, load %s%n",
-                    label, result.rps, result.p50, result.p99, all.size(), errors.get(),
+                    name, result.rps, result.p50, result.p99, all.size(), errors.get(),
                     viaGateway ? String.format("%.3f", result.gatewayCpu) : "-", result.backendCpu, (double) clientCpu / n,
                     viaGateway ? String.format("%.3f", (double) gatewayJit / n) : "-", (double) backendJit / n,
                     busy, loadAverage());

@@ -13,7 +13,6 @@ import dev.visibility.gateway.auth.EdgePrincipal;
 import dev.visibility.gateway.routing.RouteTable;
 import dev.visibility.platform.security.InternalTokenMinter;
 import dev.visibility.platform.security.InternalTokenProperties;
-import io.netty.handler.codec.http.DefaultHttpHeaders;
 import io.micrometer.observation.Observation;
 import io.micrometer.tracing.Span;
 import io.micrometer.tracing.TraceContext;
@@ -21,8 +20,10 @@ import io.micrometer.tracing.handler.TracingObservationHandler;
 import io.micrometer.tracing.propagation.Propagator;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.cloud.gateway.filter.headers.HttpHeadersFilter;
 import org.springframework.cloud.gateway.route.Route;
 import org.springframework.cloud.gateway.support.ServerWebExchangeUtils;
+import org.springframework.core.Ordered;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.server.reactive.observation.ServerRequestObservationContext;
 import org.springframework.stereotype.Component;
@@ -47,15 +48,14 @@ import org.springframework.web.server.ServerWebExchange;
  * A principal's token is reused for the first half of its life instead of being signed anew on every request;
  * a revoked key never gets here, so reuse cannot outlive a revocation.
  * <p>
- * The forwarded headers are written once, straight into the proxy's outbound request ({@link #forwarded}, called by
- * {@code routing.ServiceRoutingFilter}; issue 24: as a global filter that mutated the exchange it copied the request
- * and its headers once more for every request, and as a request header filter of Spring Cloud Gateway's routing
- * filter its copy was copied twice more). In the same pass it leaves out a caller's {@code Forwarded} and
- * {@code X-Forwarded-*} headers, the hop-by-hop headers ({@link HopByHopHeaders}) and {@code Host} (the client
- * writes the service's).
+ * One of Spring Cloud Gateway's request header filters, so that the forwarded headers are written once, in the
+ * copy the proxy makes anyway (issue 24: as a global filter that mutated the exchange it copied the request and
+ * its headers once more for every request). In the same pass it leaves out a caller's {@code Forwarded} and
+ * {@code X-Forwarded-*} headers and the hop-by-hop headers ({@link HopByHopHeaders}), which Spring Cloud Gateway's
+ * own filters removed with a copy each; it is the proxy's only request header filter that copies.
  */
 @Component
-public class InternalTokenRelayFilter {
+public class InternalTokenRelayFilter implements HttpHeadersFilter, Ordered {
 
     static final String TRACEPARENT = "traceparent";
     static final String PROTO = "X-Forwarded-Proto";
@@ -106,27 +106,28 @@ public class InternalTokenRelayFilter {
         return route != null && RouteTable.SIGN_IN_ROUTES.contains(route.getId());
     }
 
-    /**
-     * The headers the service gets for this exchange, in the form the proxy's client sends them: the one copy of
-     * the request's headers made on the way through the proxy.
-     */
-    public io.netty.handler.codec.http.HttpHeaders forwarded(ServerWebExchange exchange) {
-        HttpHeaders input = exchange.getRequest().getHeaders();
+    @Override
+    public int getOrder() {
+        return 100;
+    }
+
+    @Override
+    public HttpHeaders filter(HttpHeaders input, ServerWebExchange exchange) {
         EdgePrincipal principal = exchange.getAttribute(EdgePrincipal.ATTRIBUTE);
         String token = principal == null ? null : tokenOf(principal);
         boolean signInRoute = isSignInRoute(exchange.getAttribute(ServerWebExchangeUtils.GATEWAY_ROUTE_ATTR));
         boolean keepCookies = principal == null && signInRoute;
         Span span = serverSpan(exchange);
-        io.netty.handler.codec.http.HttpHeaders forwarded = new DefaultHttpHeaders();
+        HttpHeaders forwarded = new HttpHeaders();
         boolean ownTrace = span != null;
         List<String> connectionOptions = HopByHopHeaders.connectionOptions(input);
         input.forEach((name, values) -> {
             if (!dropped(name, keepCookies, ownTrace) && !HopByHopHeaders.isHopByHop(name, connectionOptions)) {
-                forwarded.add(name, values);
+                forwarded.addAll(name, values);
             }
         });
         if (token != null) {
-            forwarded.set(HttpHeaders.AUTHORIZATION, "Bearer " + token);
+            forwarded.setBearerAuth(token);
         }
         if (span != null) {
             forwarded.set(TRACEPARENT, traceparent(span.context()));
@@ -147,9 +148,8 @@ public class InternalTokenRelayFilter {
     }
 
     private boolean dropped(String name, boolean keepCookies, boolean ownTrace) {
-        // the client writes Host from the service's URL
         if (name.equalsIgnoreCase(HttpHeaders.AUTHORIZATION) || name.regionMatches(true, 0, "x-forwarded-", 0, 12)
-                || name.equalsIgnoreCase(FORWARDED) || name.equalsIgnoreCase(HttpHeaders.HOST)) {
+                || name.equalsIgnoreCase(FORWARDED)) {
             return true;
         }
         if (!keepCookies && name.equalsIgnoreCase(HttpHeaders.COOKIE)) {

@@ -13,10 +13,8 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 import com.sun.net.httpserver.HttpServer;
-import dev.visibility.gateway.routing.ProxyConfiguration;
 import dev.visibility.gateway.routing.RouteRequestTimer;
 import dev.visibility.gateway.routing.RouteTable;
-import dev.visibility.gateway.routing.ServiceRoutingFilter;
 import dev.visibility.gateway.routing.ServiceUrlFilter;
 import dev.visibility.gateway.support.StubServices;
 import dev.visibility.platform.testing.RunningServerTest;
@@ -27,9 +25,11 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.cloud.gateway.config.GatewayNoLoadBalancerClientAutoConfiguration;
 import org.springframework.cloud.gateway.filter.GlobalFilter;
+import org.springframework.cloud.gateway.filter.NettyRoutingFilter;
 import org.springframework.cloud.gateway.filter.NettyWriteResponseFilter;
 import org.springframework.cloud.gateway.filter.WeightCalculatorWebFilter;
 import org.springframework.cloud.gateway.filter.headers.HttpHeadersFilter;
+import org.springframework.cloud.gateway.filter.headers.TransferEncodingNormalizationHeadersFilter;
 import org.springframework.context.ApplicationContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -153,8 +153,7 @@ class ProxiedHeadersTest extends RunningServerTest {
 
     /**
      * The service's answer reaches the caller as the service gave it: any status code, its end-to-end headers and its
-     * body ({@code ServiceRoutingFilter} copies the status and headers once, {@code NettyWriteResponseFilter} streams
-     * the body); the service gets its own {@code Host}, never the caller's.
+     * body; the service gets its own {@code Host}, never the caller's.
      */
     @Test
     void theServicesStatusHeadersAndBodyReachTheCallerAndTheServiceGetsItsOwnHost() throws InterruptedException {
@@ -170,8 +169,8 @@ class ProxiedHeadersTest extends RunningServerTest {
     }
 
     /**
-     * No answer within {@code httpclient.response-timeout} (1 s in this test) is 504 in the error shape, as with Spring
-     * Cloud Gateway's routing filter; a service that answers in time is unaffected (the other tests).
+     * No answer within {@code httpclient.response-timeout} (1 s in this test) is 504 in the error shape; a service that
+     * answers in time is unaffected (the other tests).
      */
     @Test
     void aServiceThatDoesNotAnswerInTimeIs504() {
@@ -180,14 +179,13 @@ class ProxiedHeadersTest extends RunningServerTest {
                 .expectBody().jsonPath("$.error").isEqualTo("unavailable");
     }
 
-    /**
-     * No header filter of Spring Cloud Gateway's copies the headers once more: the proxy's headers are written in
-     * one pass each way ({@code ServiceRoutingFilter}, {@code InternalTokenRelayFilter}).
-     */
+    /** The gateway's header filters: its own, and none of Spring Cloud Gateway's that copy every header once more. */
     @Test
-    void theProxyHasNoHeaderFilters() {
-        assertThat(context.getBeansOfType(HttpHeadersFilter.class)).isEmpty();
-        assertThat(ProxyConfiguration.REPLACED_BEANS).noneMatch(context::containsBeanDefinition);
+    void theProxysHeaderFiltersAreTheGatewaysOwn() {
+        assertThat(context.getBeansOfType(HttpHeadersFilter.class).values()).extracting(Object::getClass)
+                .containsExactlyInAnyOrder(InternalTokenRelayFilter.class, HopByHopHeaders.ResponseFilter.class,
+                        TransferEncodingNormalizationHeadersFilter.class);
+        assertThat(HopByHopHeaders.REPLACED_FILTERS).noneMatch(context::containsBeanDefinition);
     }
 
     /**
@@ -217,7 +215,7 @@ class ProxiedHeadersTest extends RunningServerTest {
     @Test
     void theProxysGlobalFiltersAreTheOnesItsRoutesUse() {
         assertThat(context.getBeansOfType(GlobalFilter.class).values()).extracting(filter -> filter.getClass().getName())
-                .containsExactlyInAnyOrder(ServiceUrlFilter.class.getName(), ServiceRoutingFilter.class.getName(),
+                .containsExactlyInAnyOrder(ServiceUrlFilter.class.getName(), NettyRoutingFilter.class.getName(),
                         NettyWriteResponseFilter.class.getName(), RouteRequestTimer.class.getName(),
                         GatewayNoLoadBalancerClientAutoConfiguration.class.getName() + "$NoLoadBalancerClientFilter");
         assertThat(context.getBeanNamesForType(WeightCalculatorWebFilter.class)).isEmpty();
