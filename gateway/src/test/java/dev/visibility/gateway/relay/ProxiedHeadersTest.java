@@ -67,7 +67,8 @@ class ProxiedHeadersTest extends RunningServerTest {
         StubServices.allDown(registry);
         registry.add("suite.services." + RouteTable.AUTH, () -> "http://127.0.0.1:" + SERVICE.getAddress().getPort());
         registry.add("suite.services." + RouteTable.MCP, () -> "http://127.0.0.1:" + SILENT_SERVICE.getAddress().getPort());
-        registry.add("spring.cloud.gateway.server.webflux.httpclient.response-timeout", () -> "1s");
+        // short enough for a test, long enough for the stub's prompt answers on a busy machine
+        registry.add("spring.cloud.gateway.server.webflux.httpclient.response-timeout", () -> "3s");
     }
 
     @BeforeEach
@@ -169,7 +170,7 @@ class ProxiedHeadersTest extends RunningServerTest {
     }
 
     /**
-     * No answer within {@code httpclient.response-timeout} (1 s in this test) is 504 in the error shape; a service that
+     * No answer within {@code httpclient.response-timeout} (3 s in this test) is 504 in the error shape; a service that
      * answers in time is unaffected (the other tests).
      */
     @Test
@@ -250,7 +251,7 @@ class ProxiedHeadersTest extends RunningServerTest {
     }
 
     private static HttpServer silentService() {
-        HttpServer server = StubServices.start(Map.of("/", exchange -> {
+        return StubServices.start(Map.of("/", exchange -> {
             try {
                 OVER.await(30, TimeUnit.SECONDS);
             } catch (InterruptedException e) {
@@ -258,6 +259,5 @@ class ProxiedHeadersTest extends RunningServerTest {
             }
             StubServices.answerJson(exchange, 200, "{}");
         }));
-        return server;
     }
 }
