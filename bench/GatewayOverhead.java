@@ -104,8 +104,6 @@ public class GatewayOverhead {
         System.out.printf("endpoint GET %s, %d s per phase, %d concurrent clients, load average %s%n", path, seconds,
                 concurrency, loadAverage());
         String directAuthorization = "Bearer " + token(secret, projectId, 600);
-        long warmupRequests = Long.getLong("warmup.requests", 20_000);
-        double warmupJit = Double.parseDouble(System.getProperty("warmup.jit", "0.03"));
         long warmedUp = 0;
         long warmupStart = System.nanoTime();
         long warmupEnd = warmupStart + Duration.ofSeconds(5L * warmup).toNanos();
@@ -113,8 +111,7 @@ public class GatewayOverhead {
         warmedUp += round.requests;
         // then 10 s rounds until enough requests were answered and the JIT compilers are nearly done with the
         // request path (on this machine C2 still compiled for a minute or more after 30 s of load)
-        while ((warmedUp < warmupRequests || round.gatewayJit > warmupJit * round.gatewayCpu)
-                && System.nanoTime() < warmupEnd) {
+        while (!warm(warmedUp, round) && System.nanoTime() < warmupEnd) {
             round = run(client, gateway + path, "Bearer " + apiKey, 10, concurrency, 0, null, processes);
             warmedUp += round.requests;
         }
@@ -173,8 +170,6 @@ public class GatewayOverhead {
         String[] urls = {"http://127.0.0.1:" + GATEWAY_PORT + path, "http://127.0.0.1:" + (GATEWAY_PORT + 1) + path};
         Processes[] processes = {new Processes(gatewayA.pid(), backendPid), new Processes(gatewayB.pid(), backendPid)};
         int half = Math.max(1, concurrency / 2);
-        long warmupRequests = Long.getLong("warmup.requests", 20_000);
-        double warmupJit = Double.parseDouble(System.getProperty("warmup.jit", "0.03"));
         long warmupEnd = System.nanoTime() + Duration.ofSeconds(5L * warmup).toNanos();
         long[] warmedUp = new long[2];
         Result[] round = both(client, urls, authorization, warmup, half, processes, null);
@@ -182,7 +177,7 @@ public class GatewayOverhead {
             boolean done = true;
             for (int i = 0; i < 2; i++) {
                 warmedUp[i] += round[i].requests;
-                done &= warmedUp[i] >= warmupRequests && round[i].gatewayJit <= warmupJit * round[i].gatewayCpu;
+                done &= warm(warmedUp[i], round[i]);
             }
             if (done) {
                 break;
@@ -203,6 +198,15 @@ public class GatewayOverhead {
         System.out.printf("mean CPU ms a request: A %.3f (%.3f without its JIT compilers), B %.3f (%.3f); A / B %.3f (%.3f)%n",
                 sum[0] / rounds, sum[2] / rounds, sum[1] / rounds, sum[3] / rounds, sum[0] / sum[1], sum[2] / sum[3]);
         gatewayB.destroy();
+    }
+
+    /**
+     * Whether a gateway is warm: it has answered {@code warmup.requests} (20,000), and its JIT compilers took at most
+     * {@code warmup.jit} (3 %) of its CPU in the last warm-up round.
+     */
+    static boolean warm(long warmedUp, Result lastRound) {
+        return warmedUp >= Long.getLong("warmup.requests", 20_000)
+                && lastRound.gatewayJit <= Double.parseDouble(System.getProperty("warmup.jit", "0.03")) * lastRound.gatewayCpu;
     }
 
     /** One phase of both gateways at once, closed loop, {@code clients} each. */
@@ -415,11 +419,15 @@ public class GatewayOverhead {
 
     /** utime + stime of a process, in milliseconds (fields 14 and 15 of /proc/<pid>/stat). */
     static long cpuMillis(long pid) throws Exception {
-        String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+        return cpuTicks(Path.of("/proc/" + pid + "/stat")) * 1000 / CLOCK_TICKS;
+    }
+
+    /** utime + stime in clock ticks, from a process's or a thread's {@code stat} file. */
+    static long cpuTicks(Path statFile) throws java.io.IOException {
+        String stat = Files.readString(statFile);
         // the command name (field 2) may hold spaces: count the fields after its closing parenthesis
         String[] fields = stat.substring(stat.lastIndexOf(')') + 2).trim().split(" ");
-        long ticks = Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
-        return ticks * 1000 / CLOCK_TICKS;
+        return Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
     }
 
     /**
@@ -435,9 +443,7 @@ public class GatewayOverhead {
                     if (!name.startsWith("C1 CompilerThre") && !name.startsWith("C2 CompilerThre")) {
                         continue;
                     }
-                    String stat = Files.readString(task.resolve("stat"));
-                    String[] fields = stat.substring(stat.lastIndexOf(')') + 2).trim().split(" ");
-                    ticks += Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+                    ticks += cpuTicks(task.resolve("stat"));
                 } catch (java.io.IOException gone) {
                     // a compiler thread that ended meanwhile
                 }
