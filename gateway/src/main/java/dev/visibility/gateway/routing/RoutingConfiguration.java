@@ -8,6 +8,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.cloud.gateway.route.RouteLocator;
 import org.springframework.cloud.gateway.route.builder.RouteLocatorBuilder;
+import org.springframework.cloud.gateway.support.RouteMetadataUtils;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -39,6 +40,8 @@ public class RoutingConfiguration {
             routes.route(route.id(), spec -> {
                 Map<String, Object> metadata = new LinkedHashMap<>();
                 metadata.put(METHOD, route.method());
+                // the response time-out is timed on the connection's event loop instead (ResponseTimeoutOnLoop)
+                metadata.put(RouteMetadataUtils.RESPONSE_TIMEOUT_ATTR, -1);
                 if (route.scope() != null) {
                     metadata.put(SCOPE, route.scope());
                 }

@@ -2,7 +2,12 @@ package dev.visibility.gateway.relay;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -11,7 +16,9 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
+import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.visibility.gateway.routing.RouteRequestTimer;
 import dev.visibility.gateway.routing.RouteTable;
@@ -25,8 +32,8 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.cloud.gateway.config.GatewayNoLoadBalancerClientAutoConfiguration;
 import org.springframework.cloud.gateway.filter.GlobalFilter;
-import org.springframework.cloud.gateway.filter.NettyRoutingFilter;
 import org.springframework.cloud.gateway.filter.NettyWriteResponseFilter;
+import org.springframework.cloud.gateway.filter.NettyRoutingFilter;
 import org.springframework.cloud.gateway.filter.WeightCalculatorWebFilter;
 import org.springframework.cloud.gateway.filter.headers.HttpHeadersFilter;
 import org.springframework.cloud.gateway.filter.headers.TransferEncodingNormalizationHeadersFilter;
@@ -54,6 +61,11 @@ class ProxiedHeadersTest extends RunningServerTest {
     private static final BlockingQueue<URI> RECEIVED_URIS = new LinkedBlockingQueue<>();
     private static final String ANSWER_WITH_HOP_HEADERS = "X-Test-Answer-With-Hop-Headers";
     private static final String ANSWER_WITH_STATUS = "X-Test-Answer-With-Status";
+    /** long or events: the service sends its answer in two parts, the second once {@link #SECOND_PART} is counted down */
+    private static final String ANSWER_IN_TWO_PARTS = "X-Test-Answer-In-Two-Parts";
+    private static volatile CountDownLatch SECOND_PART = new CountDownLatch(1);
+    /** whether the service sent the second part because nobody counted {@link #SECOND_PART} down in time */
+    private static final AtomicBoolean SECOND_PART_WITHOUT_WAITING_FOR_IT = new AtomicBoolean();
     private static final HttpServer SERVICE = service();
     /** A service that answers nothing until the tests are over. */
     private static final CountDownLatch OVER = new CountDownLatch(1);
@@ -75,6 +87,8 @@ class ProxiedHeadersTest extends RunningServerTest {
     void forgetReceived() {
         RECEIVED.clear();
         RECEIVED_URIS.clear();
+        SECOND_PART = new CountDownLatch(1);
+        SECOND_PART_WITHOUT_WAITING_FOR_IT.set(false);
     }
 
     @AfterAll
@@ -222,6 +236,34 @@ class ProxiedHeadersTest extends RunningServerTest {
         assertThat(context.getBeanNamesForType(WeightCalculatorWebFilter.class)).isEmpty();
     }
 
+    /**
+     * An answer passes to the caller as it arrives, not read whole first: the first 70 KiB of a 100 KiB answer are read
+     * before the service sends the rest.
+     */
+    @Test
+    void aLongAnswerPassesAsItArrives() throws IOException {
+        try (Socket socket = rawGet(ANSWER_IN_TWO_PARTS + ": long")) {
+            StringBuilder read = new StringBuilder();
+            readUntil(socket.getInputStream(), read, "\r\n\r\na");
+            assertThat(SECOND_PART_WITHOUT_WAITING_FOR_IT).as("the answer's start came before its end").isFalse();
+            SECOND_PART.countDown();
+            String all = readUntil(socket.getInputStream(), read, "b".repeat(30 * 1024));
+            assertThat(all.substring(all.indexOf("\r\n\r\n") + 4)).hasSize(100 * 1024);
+        }
+    }
+
+    /** An event stream (an MCP answer) passes event by event: the first is read before the service sends the second. */
+    @Test
+    void anEventStreamPassesEventByEvent() throws IOException {
+        try (Socket socket = rawGet(ANSWER_IN_TWO_PARTS + ": events")) {
+            StringBuilder read = new StringBuilder();
+            assertThat(readUntil(socket.getInputStream(), read, "data: one")).containsIgnoringCase("content-type: text/event-stream");
+            assertThat(SECOND_PART_WITHOUT_WAITING_FOR_IT).as("the first event came before the second").isFalse();
+            SECOND_PART.countDown();
+            assertThat(readUntil(socket.getInputStream(), read, "data: two")).contains("data: one\n\n");
+        }
+    }
+
     private static Map<String, List<String>> lowerCased(Map<String, List<String>> headers) {
         assertThat(headers).as("the request reached the service").isNotNull();
         Map<String, List<String>> lower = new HashMap<>();
@@ -241,6 +283,11 @@ class ProxiedHeadersTest extends RunningServerTest {
                 exchange.getResponseHeaders().add("X-Application-Context", "service");
                 exchange.getResponseHeaders().add("X-Service-End-To-End", "kept");
             }
+            String parts = exchange.getRequestHeaders().getFirst(ANSWER_IN_TWO_PARTS);
+            if (parts != null) {
+                answerInTwoParts(exchange, parts);
+                return;
+            }
             String status = exchange.getRequestHeaders().getFirst(ANSWER_WITH_STATUS);
             if (status != null) {
                 exchange.getResponseHeaders().add("X-Service-End-To-End", "kept");
@@ -248,6 +295,51 @@ class ProxiedHeadersTest extends RunningServerTest {
             StubServices.answerJson(exchange, status == null ? 200 : Integer.parseInt(status),
                     "{\"issuer\":\"https://suite.example.test\"}");
         }));
+    }
+
+    /**
+     * Sends the answer's first part (the headers and 70 KiB of a 100 KiB body for {@code long}, one event of an event
+     * stream for {@code events}), then the rest once the test counted
+     * {@link #SECOND_PART} down, or after a while without it (noted in {@link #SECOND_PART_WITHOUT_WAITING_FOR_IT}).
+     */
+    private static void answerInTwoParts(HttpExchange exchange, String parts) throws IOException {
+        boolean events = parts.equals("events");
+        exchange.getResponseHeaders().add("Content-Type", events ? "text/event-stream" : "text/plain");
+        byte[] first = (events ? "data: one\n\n" : "a".repeat(70 * 1024)).getBytes(StandardCharsets.UTF_8);
+        byte[] second = (events ? "data: two\n\n" : "b".repeat(30 * 1024)).getBytes(StandardCharsets.UTF_8);
+        // an event stream is chunked (0), the long answer has its length
+        exchange.sendResponseHeaders(200, events ? 0 : first.length + second.length);
+        try (OutputStream out = exchange.getResponseBody()) {
+            out.write(first);
+            out.flush();
+            try {
+                SECOND_PART_WITHOUT_WAITING_FOR_IT.set(!SECOND_PART.await(10, TimeUnit.SECONDS));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            out.write(second);
+        }
+    }
+
+    /** A raw HTTP/1.1 GET of a public route to auth-service (the test's service) with {@code header}; the caller reads. */
+    private Socket rawGet(String header) throws IOException {
+        Socket socket = new Socket("127.0.0.1", port);
+        socket.setSoTimeout(20_000);
+        socket.getOutputStream().write(("GET /.well-known/oauth-authorization-server HTTP/1.1\r\nHost: localhost\r\n"
+                + header + "\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+        socket.getOutputStream().flush();
+        return socket;
+    }
+
+    /** Reads from {@code in} until the text read so far contains {@code wanted}; answers that text. */
+    private static String readUntil(InputStream in, StringBuilder read, String wanted) throws IOException {
+        byte[] buffer = new byte[16 * 1024];
+        while (!read.toString().contains(wanted)) {
+            int n = in.read(buffer);
+            assertThat(n).as("the answer goes on until " + wanted).isPositive();
+            read.append(new String(buffer, 0, n, StandardCharsets.ISO_8859_1));
+        }
+        return read.toString();
     }
 
     private static HttpServer silentService() {
