@@ -6,7 +6,6 @@ import java.util.concurrent.TimeUnit;
 import io.netty.channel.Channel;
 import io.netty.util.AttributeKey;
 import io.netty.util.concurrent.ScheduledFuture;
-
 import org.springframework.cloud.gateway.config.HttpClientCustomizer;
 import org.springframework.cloud.gateway.config.HttpClientProperties;
 import org.springframework.http.HttpStatus;
@@ -22,11 +21,10 @@ import reactor.netty.http.client.HttpClient;
  * <p>Spring Cloud Gateway times it with Reactor's {@code timeout} operator, whose timer runs on Reactor's
  * {@code parallel} scheduler: every proxied request scheduled a task there and cancelled it, two wake-ups of a
  * {@code parallel} thread (futex calls and thread switches on both sides; 2 of them a request per thread in an
- * {@code strace} of the gateway). Here the time-out is a timer on the connection's own event loop, armed when the
- * request is sent, cancelled when the answer's status and headers have
- * arrived (what Spring Cloud Gateway's operator timed too: it never limits how long a body, such as an MCP event
- * stream, may take). It is a task in the event loop's own timer queue: no handler is added to the connection's
- * pipeline and no other thread is woken. When it fires, the request fails as Spring Cloud Gateway's did, with a 504
+ * {@code strace} of the gateway). Here the time-out is a task in the timer queue of the connection's own event
+ * loop, scheduled when the request is sent and cancelled when the answer's status and headers have arrived (what
+ * Spring Cloud Gateway's operator timed too: it never limits how long a body, such as an MCP event stream, may take):
+ * no handler is added to the connection's pipeline and no other thread is woken. When it fires, the request fails as Spring Cloud Gateway's did, with a 504
  * ({@code unavailable} in the error shape, {@code ProxiedHeadersTest}), and the connection is closed. The routes
  * turn Spring Cloud Gateway's own timer off ({@code response-timeout} metadata -1, {@link RoutingConfiguration}).
  */

@@ -32,8 +32,8 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.cloud.gateway.config.GatewayNoLoadBalancerClientAutoConfiguration;
 import org.springframework.cloud.gateway.filter.GlobalFilter;
-import org.springframework.cloud.gateway.filter.NettyWriteResponseFilter;
 import org.springframework.cloud.gateway.filter.NettyRoutingFilter;
+import org.springframework.cloud.gateway.filter.NettyWriteResponseFilter;
 import org.springframework.cloud.gateway.filter.WeightCalculatorWebFilter;
 import org.springframework.cloud.gateway.filter.headers.HttpHeadersFilter;
 import org.springframework.cloud.gateway.filter.headers.TransferEncodingNormalizationHeadersFilter;
@@ -299,8 +299,8 @@ class ProxiedHeadersTest extends RunningServerTest {
 
     /**
      * Sends the answer's first part (the headers and 70 KiB of a 100 KiB body for {@code long}, one event of an event
-     * stream for {@code events}), then the rest once the test counted
-     * {@link #SECOND_PART} down, or after a while without it (noted in {@link #SECOND_PART_WITHOUT_WAITING_FOR_IT}).
+     * stream for {@code events}), then the rest once the test counted {@link #SECOND_PART} down, or after a while
+     * without it (noted in {@link #SECOND_PART_WITHOUT_WAITING_FOR_IT}).
      */
     private static void answerInTwoParts(HttpExchange exchange, String parts) throws IOException {
         boolean events = parts.equals("events");
