@@ -50,6 +50,8 @@ import java.util.regex.Pattern;
  * -Dgateway.against.args="..." adds application arguments to that second gateway only (a setting side by side),
  * -Dgateway.against.jvm="..." JVM options to it only (a system property side by side), and -Dgateway.a.args="..."
  * application arguments to the first one (A) only, so that a setting can be compared in both positions,
+ * -Dgateway.java=<JDK home> runs the gateway (A, and B unless told otherwise) on another JDK than the benchmark's,
+ * -Dgateway.against.java=<JDK home> runs B on it (e.g. /usr/lib/jvm/temurin-25-jdk-amd64 against JDK 17),
  * -Dwarmup.requests=<n> (20000): the gateway's warm-up lasts until it has answered that many requests too
  * (at most five times the warm-up seconds), so that the JIT has compiled the request path before measuring
  * even on a busy machine, -Dwarmup.jit=<share> (0.03): and until the gateway's JIT compiler threads took at most
@@ -166,8 +168,9 @@ public class GatewayOverhead {
     static void sideBySide(String secrets, String againstJar, Process gatewayA, long backendPid, String authorization,
             String path, int seconds, int concurrency, int warmup) throws Exception {
         Process gatewayB = startGateway(secrets, againstJar, GATEWAY_PORT + 1, GATEWAY_MANAGEMENT_PORT + 1,
-                "bench-gateway-b.log", words(System.getProperty("gateway.against.jvm", "")),
-                words(System.getProperty("gateway.against.args", "")));
+                "bench-gateway-b.log", System.getProperty("gateway.against.java", System.getProperty("gateway.java",
+                        System.getProperty("java.home"))),
+                words(System.getProperty("gateway.against.jvm", "")), words(System.getProperty("gateway.against.args", "")));
         Runtime.getRuntime().addShutdownHook(new Thread(gatewayB::destroy));
         HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
         String[] urls = {"http://127.0.0.1:" + GATEWAY_PORT + path, "http://127.0.0.1:" + (GATEWAY_PORT + 1) + path};
@@ -264,13 +267,14 @@ public class GatewayOverhead {
 
     static Process startGateway(String secrets) throws Exception {
         return startGateway(secrets, System.getProperty("gateway.jar", "gateway/target/gateway.jar"), GATEWAY_PORT,
-                GATEWAY_MANAGEMENT_PORT, "bench-gateway.log", List.of(), words(System.getProperty("gateway.a.args", "")));
+                GATEWAY_MANAGEMENT_PORT, "bench-gateway.log", System.getProperty("gateway.java", System.getProperty("java.home")),
+                List.of(), words(System.getProperty("gateway.a.args", "")));
     }
 
-    static Process startGateway(String secrets, String jar, int port, int managementPort, String log, List<String> jvm,
-            List<String> args) throws Exception {
+    static Process startGateway(String secrets, String jar, int port, int managementPort, String log, String javaHome,
+            List<String> jvm, List<String> args) throws Exception {
         requireFullJit();
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        List<String> command = new ArrayList<>(List.of(Path.of(javaHome, "bin", "java").toString(),
                 "-Xms64m", "-Xmx256m", "-XX:+UseSerialGC"));
         command.addAll(words(System.getProperty("gateway.jvm", "")));
         command.addAll(jvm);
