@@ -41,6 +41,11 @@ public class RetrySchedule {
         return Duration.ofMillis(Math.min(millis, max.toMillis()));
     }
 
+    /** The shortest delay {@link #delayAfter} can draw: the first retry's, less its jitter. */
+    public Duration shortestDelay() {
+        return Duration.ofMillis(Math.min(Math.round(nominalDelay(1).toMillis() * (1 - jitter)), max.toMillis()));
+    }
+
     /** The delay after failed attempt {@code failedAttempt}, given the answer's {@code Retry-After} (may be null). */
     public Duration delayAfter(int failedAttempt, Duration retryAfter) {
         double factor = 1 + jitter * (2 * random.getAsDouble() - 1);

@@ -25,6 +25,17 @@ class RetryScheduleTest {
     }
 
     @Test
+    void theShortestDelayIsTheFirstLessItsJitter() {
+        // what the retry consumers' fetch wait is bounded by (DeliveryKafkaConfiguration.retryFetchMaxWait)
+        assertThat(schedule(0.5).shortestDelay()).isEqualTo(Duration.ofSeconds(8)).isEqualTo(schedule(0.0).delayAfter(1, null));
+        assertThat(new RetrySchedule(Duration.ofSeconds(1), Duration.ofSeconds(4), 0.2, () -> 0.0).shortestDelay())
+                .isEqualTo(Duration.ofMillis(800));
+        // a maximum below the base: the first delay is drawn around the maximum
+        RetrySchedule capped = new RetrySchedule(Duration.ofSeconds(10), Duration.ofSeconds(5), 0.2, () -> 0.0);
+        assertThat(capped.shortestDelay()).isEqualTo(Duration.ofSeconds(4)).isEqualTo(capped.delayAfter(1, null));
+    }
+
+    @Test
     void delaysNeverExceedTheMaximum() {
         RetrySchedule capped = new RetrySchedule(Duration.ofSeconds(1), Duration.ofSeconds(4), 0.2, () -> 1.0);
         assertThat(capped.delayAfter(3, null)).isEqualTo(Duration.ofSeconds(4));
