@@ -53,9 +53,6 @@ class DeliveryKafkaConfiguration {
 
     static final String RETRY_FACTORY = "retryListenerContainerFactory";
 
-    /** Kafka's default {@code fetch.max.wait.ms}, the retry consumers' longest wait unless another is configured. */
-    static final int KAFKA_FETCH_MAX_WAIT_MS = 500;
-
     /** Fan-out: public.events a poll at a time, as many consumers as configured. */
     @Bean
     TopicConsumer<PublishedEvent> publicEventsFanOut(PublicEventFanOut fanOut, WebhookProperties webhook) {
@@ -90,12 +87,12 @@ class DeliveryKafkaConfiguration {
     @Bean(RETRY_FACTORY)
     ConcurrentKafkaListenerContainerFactory<Object, Object> retryListenerContainerFactory(
             ConcurrentKafkaListenerContainerFactoryConfigurer configurer, KafkaProperties properties, WebhookProperties webhook,
-            Environment environment) {
+            RetrySchedule schedule, Environment environment) {
         // one record at a time, each up to the time-out: few per poll keeps polls within max.poll.interval.ms.
         // The dead-letter topic's consumers, which never pause, get the configured wait back (DeliveryRetryTopics)
         ConcurrentKafkaListenerContainerFactory<Object, Object> factory = stringFactory(configurer, properties,
                 Map.of(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, webhook.delivery().maxPollRecords(),
-                        ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, retryFetchMaxWait(properties, webhook)));
+                        ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, retryFetchMaxWait(properties, schedule)));
         factory.setConcurrency(deliveryConcurrency(webhook, environment));
         return factory;
     }
@@ -111,10 +108,10 @@ class DeliveryKafkaConfiguration {
      * (10 times a second each at 100 ms). Production: 500 ms (delays of 8 s and more); the local suite: 800 ms (1 s
      * less 20 % jitter) instead of 500, a third fewer fetches at rest.
      */
-    static int retryFetchMaxWait(KafkaProperties properties, WebhookProperties webhook) {
+    static int retryFetchMaxWait(KafkaProperties properties, RetrySchedule schedule) {
         Duration configured = properties.getConsumer().getFetchMaxWait();
-        long wait = configured == null ? KAFKA_FETCH_MAX_WAIT_MS : configured.toMillis();
-        long shortestDelay = new RetrySchedule(webhook.delivery()).shortestDelay().toMillis();
+        long wait = configured == null ? ConsumerConfig.DEFAULT_FETCH_MAX_WAIT_MS : configured.toMillis();
+        long shortestDelay = schedule.shortestDelay().toMillis();
         return (int) Math.max(1, Math.min(wait, shortestDelay));
     }
 
@@ -135,11 +132,10 @@ class DeliveryKafkaConfiguration {
 
     @Bean
     RetryTopicConfiguration deliveryRetryTopicConfiguration(StringProducer producer, WebhookProperties webhook,
-            Environment environment,
+            RetrySchedule schedule, Environment environment,
             @Value("${suite.kafka.create-topics:true}") boolean createTopics,
             @Value("${suite.kafka.replication-factor:1}") short replicationFactor) {
         WebhookProperties.Delivery delivery = webhook.delivery();
-        RetrySchedule schedule = new RetrySchedule(delivery);
         return RetryTopicConfigurationBuilder.newInstance()
                 .includeTopic(DeliveryTopics.RETRY_FIRST)
                 .listenerFactory(RETRY_FACTORY)

@@ -43,16 +43,20 @@ public class RetrySchedule {
 
     /** The shortest delay {@link #delayAfter} can draw: the first retry's, less its jitter. */
     public Duration shortestDelay() {
-        return Duration.ofMillis(Math.min(Math.round(nominalDelay(1).toMillis() * (1 - jitter)), max.toMillis()));
+        return Duration.ofMillis(drawn(1, 1 - jitter));
     }
 
     /** The delay after failed attempt {@code failedAttempt}, given the answer's {@code Retry-After} (may be null). */
     public Duration delayAfter(int failedAttempt, Duration retryAfter) {
-        double factor = 1 + jitter * (2 * random.getAsDouble() - 1);
-        long millis = Math.min(Math.round(nominalDelay(failedAttempt).toMillis() * factor), max.toMillis());
+        long millis = drawn(failedAttempt, 1 + jitter * (2 * random.getAsDouble() - 1));
         if (retryAfter != null) {
             millis = Math.max(millis, Math.min(retryAfter.toMillis(), max.toMillis()));
         }
         return Duration.ofMillis(millis);
+    }
+
+    /** The nominal delay after {@code failedAttempt} times {@code factor}, in milliseconds, at most {@code backoffMax}. */
+    private long drawn(int failedAttempt, double factor) {
+        return Math.min(Math.round(nominalDelay(failedAttempt).toMillis() * factor), max.toMillis());
     }
 }

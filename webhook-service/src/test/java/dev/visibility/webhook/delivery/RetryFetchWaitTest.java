@@ -11,9 +11,9 @@ import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
 /** The retry consumers' fetch wait: the configured one, never longer than the shortest delay before a retry. */
 class RetryFetchWaitTest {
 
-    private static WebhookProperties backoff(Duration base, Duration max) {
-        return new WebhookProperties(null, false, false, null, new WebhookProperties.Delivery(null, base, max, null,
-                null, null, null, null, null, null, null, null), null, null, null);
+    private static RetrySchedule backoff(Duration base, Duration max) {
+        return new RetrySchedule(new WebhookProperties.Delivery(null, base, max, null, null, null, null, null, null,
+                null, null, null));
     }
 
     private static KafkaProperties fetchMaxWait(Duration wait) {
