@@ -168,8 +168,7 @@ public class GatewayOverhead {
     static void sideBySide(String secrets, String againstJar, Process gatewayA, long backendPid, String authorization,
             String path, int seconds, int concurrency, int warmup) throws Exception {
         Process gatewayB = startGateway(secrets, againstJar, GATEWAY_PORT + 1, GATEWAY_MANAGEMENT_PORT + 1,
-                "bench-gateway-b.log", System.getProperty("gateway.against.java", System.getProperty("gateway.java",
-                        System.getProperty("java.home"))),
+                "bench-gateway-b.log", System.getProperty("gateway.against.java", gatewayJava()),
                 words(System.getProperty("gateway.against.jvm", "")), words(System.getProperty("gateway.against.args", "")));
         Runtime.getRuntime().addShutdownHook(new Thread(gatewayB::destroy));
         HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
@@ -267,8 +266,13 @@ public class GatewayOverhead {
 
     static Process startGateway(String secrets) throws Exception {
         return startGateway(secrets, System.getProperty("gateway.jar", "gateway/target/gateway.jar"), GATEWAY_PORT,
-                GATEWAY_MANAGEMENT_PORT, "bench-gateway.log", System.getProperty("gateway.java", System.getProperty("java.home")),
+                GATEWAY_MANAGEMENT_PORT, "bench-gateway.log", gatewayJava(),
                 List.of(), words(System.getProperty("gateway.a.args", "")));
+    }
+
+    /** The JDK the gateway runs on (A, and B unless -Dgateway.against.java): -Dgateway.java, else the benchmark's. */
+    static String gatewayJava() {
+        return System.getProperty("gateway.java", System.getProperty("java.home"));
     }
 
     static Process startGateway(String secrets, String jar, int port, int managementPort, String log, String javaHome,
