@@ -66,6 +66,18 @@ public class FallbackRateLimiter implements RateLimiter {
                 });
     }
 
+    /**
+     * Warms the shared store up; if it does not answer within {@code timeout} the replica starts
+     * degraded (logged once, asked again every probe interval) instead of letting the first
+     * requests each wait for it.
+     */
+    @Override
+    public Mono<Void> warmUp(Duration timeout) {
+        return shared.warmUp(timeout)
+                .doOnError(this::degrade)
+                .onErrorComplete();
+    }
+
     /** Whether the limiter counts in this replica because the shared store does not answer. */
     public boolean degraded() {
         return degraded.get();

@@ -3,6 +3,7 @@ package dev.visibility.gateway.ratelimit;
 import java.time.Clock;
 
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.ApplicationRunner;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -33,6 +34,15 @@ class RateLimitConfiguration {
             }
             default -> throw new IllegalStateException("suite.rate-limit.store must be 'local' or 'redis'");
         };
+    }
+
+    /**
+     * Before readiness: the shared store's connection opened and its script loaded, or the replica
+     * degraded at once if Redis does not answer in time (the main thread waits, no event loop).
+     */
+    @Bean
+    ApplicationRunner rateLimitStoreWarmUp(RateLimiter limiter, RateLimitProperties properties) {
+        return arguments -> limiter.warmUp(properties.storeStartTimeout()).block();
     }
 
     /** The readiness component {@code rateLimitStore} (UP, or DEGRADED while Redis is down). */

@@ -16,10 +16,12 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  *                admits the limit divided by this (issue 22)
  * @param storeTimeout  the longest wait for Redis before this replica counts alone
  * @param probeInterval how often Redis is asked again while it is down
+ * @param storeStartTimeout how long the start waits for Redis's connection and script before
+ *                this replica starts counting alone (readiness comes after it)
  */
 @ConfigurationProperties("suite.rate-limit")
 public record RateLimitProperties(String store, Duration window, Map<String, Integer> plans, Integer member,
-        Integer replicas, Duration storeTimeout, Duration probeInterval) {
+        Integer replicas, Duration storeTimeout, Duration probeInterval, Duration storeStartTimeout) {
 
     public RateLimitProperties {
         store = store == null ? "local" : store;
@@ -29,6 +31,7 @@ public record RateLimitProperties(String store, Duration window, Map<String, Int
         replicas = replicas == null ? 1 : replicas;
         storeTimeout = storeTimeout == null ? Duration.ofMillis(500) : storeTimeout;
         probeInterval = probeInterval == null ? Duration.ofSeconds(2) : probeInterval;
+        storeStartTimeout = storeStartTimeout == null ? Duration.ofSeconds(5) : storeStartTimeout;
     }
 
     public int limitFor(String plan) {

@@ -1,5 +1,7 @@
 package dev.visibility.gateway.ratelimit;
 
+import java.time.Duration;
+
 import reactor.core.publisher.Mono;
 
 /** A fixed-window counter per key. */
@@ -7,6 +9,15 @@ public interface RateLimiter {
 
     /** Counts one request of {@code key} and says whether it is admitted. */
     Mono<Decision> consume(String key, int limit);
+
+    /**
+     * Makes the first request's path ready before traffic comes: a store behind the network opens its
+     * connection and loads what it runs, given {@code timeout} (longer than a request's budget). Nothing
+     * to do for a limiter in this process.
+     */
+    default Mono<Void> warmUp(Duration timeout) {
+        return Mono.empty();
+    }
 
     /**
      * Where a decision was taken, the {@code store} tag of {@code gateway.rate.limit.decisions}

@@ -43,4 +43,16 @@ public class RedisRateLimiter implements RateLimiter {
                 .timeout(timeout)
                 .map(count -> new Decision(count <= limit, limit, (int) Math.max(0, limit - count), resetAt, Store.SHARED));
     }
+
+    /**
+     * Runs the counting script once on a key of its own: Lettuce connects on its first command and the
+     * script is loaded on its first run, which together can outlast a request's {@code timeout} on a
+     * busy machine (issue 22's fallback would then be taken, and logged, at every start).
+     */
+    @Override
+    public Mono<Void> warmUp(Duration startTimeout) {
+        return redis.execute(INCREMENT, List.of("ratelimit:warm-up"), List.of(Long.toString(windowMillis * 2)))
+                .then()
+                .timeout(startTimeout);
+    }
 }

@@ -40,7 +40,7 @@ class RateLimitWebFilterTest {
     private static final Duration WINDOW = Duration.ofMinutes(1);
 
     private final RateLimitProperties properties = new RateLimitProperties("local", WINDOW,
-            Map.of("free", 3, "plus", 5), 4, null, null, null);
+            Map.of("free", 3, "plus", 5), 4, null, null, null, null);
     private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
     private final RateLimitWebFilter filter = filter(new LocalRateLimiter(WINDOW, Clock.systemUTC()));
 

@@ -82,7 +82,7 @@ class RedisOnlyWhenStoredEnvironmentPostProcessorTest {
     @Test
     void theRedisStoreWithoutARedisClientFailsTheStartSayingWhy() {
         // what a jar whose Spring AOT code was generated for the local store meets with store=redis
-        RateLimitProperties redis = new RateLimitProperties("redis", null, null, null, null, null, null);
+        RateLimitProperties redis = new RateLimitProperties("redis", null, null, null, null, null, null, null);
         assertThatThrownBy(() -> new RateLimitConfiguration().rateLimiter(redis,
                 new StaticListableBeanFactory().getBeanProvider(ReactiveStringRedisTemplate.class)))
                 .isInstanceOf(IllegalStateException.class)
