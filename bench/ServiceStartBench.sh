@@ -24,7 +24,7 @@ pid="$(cat "$state/pids/$service.pid" 2>/dev/null || true)"
 [[ -n "$pid" && -r "/proc/$pid/environ" ]] || { echo "$service is not running in $state: run ./suite up first" >&2; exit 1; }
 # the running service's environment (database, broker, keys) and the suite's JVM options
 mapfile -t environment < <(tr '\0' '\n' <"/proc/$pid/environ" | grep -E '^(SUITE|SPRING)_')
-read -r -a opts <<<"${SUITE_JVM_OPTS:--Xms96m -Xmx256m -Xmn48m -XX:MetaspaceSize=128m -XX:+UseSerialGC -Xss512k -XX:CICompilerCount=2 -XX:ReservedCodeCacheSize=64m -XX:MaxMetaspaceSize=160m -XX:+ExitOnOutOfMemoryError -XX:-UsePerfData -XX:+UnlockDiagnosticVMOptions -XX:AsyncDeflationInterval=5000 -XX:GuaranteedSafepointInterval=0}"
+read -r -a opts <<<"${SUITE_JVM_OPTS:--Xms96m -Xmx256m -Xmn24m -XX:MetaspaceSize=128m -XX:+UseSerialGC -Xss512k -XX:CICompilerCount=2 -XX:ReservedCodeCacheSize=64m -XX:MaxMetaspaceSize=160m -XX:+ExitOnOutOfMemoryError -XX:-UsePerfData -XX:+UnlockDiagnosticVMOptions -XX:AsyncDeflationInterval=5000 -XX:GuaranteedSafepointInterval=0}"
 args=(-Dspring.context.exit=onRefresh -jar "$jar" --spring.profiles.active=local --server.port=0 --management.server.port=0)
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
