@@ -6,6 +6,7 @@ import java.util.List;
 
 import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
+import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
@@ -38,7 +39,7 @@ public class RedisRateLimiter implements RateLimiter {
         long windowStart = now - now % windowMillis;
         long resetAt = (windowStart + windowMillis) / 1000;
         String redisKey = "ratelimit:" + key + ":" + windowStart;
-        return redis.execute(INCREMENT, List.of(redisKey), List.of(Long.toString(windowMillis * 2)))
+        return increment(redisKey)
                 .next()
                 .timeout(timeout)
                 .map(count -> new Decision(count <= limit, limit, (int) Math.max(0, limit - count), resetAt, Store.SHARED));
@@ -51,8 +52,13 @@ public class RedisRateLimiter implements RateLimiter {
      */
     @Override
     public Mono<Void> warmUp(Duration startTimeout) {
-        return redis.execute(INCREMENT, List.of("ratelimit:warm-up"), List.of(Long.toString(windowMillis * 2)))
+        return increment("ratelimit:warm-up")
                 .then()
                 .timeout(startTimeout);
+    }
+
+    /** The counting script on {@code redisKey}, which expires two windows after its first count. */
+    private Flux<Long> increment(String redisKey) {
+        return redis.execute(INCREMENT, List.of(redisKey), List.of(Long.toString(windowMillis * 2)));
     }
 }

@@ -50,14 +50,8 @@ class RedisOutageRateLimitTest {
     @Test
     void redisDownDegradesToPerReplicaLimitsAndTheSharedLimitResumesWhenItIsBack() throws Exception {
         startRedis();
-        connections = new LettuceConnectionFactory(new RedisStandaloneConfiguration("127.0.0.1", port),
-                LettuceClientConfiguration.builder().commandTimeout(Duration.ofSeconds(2)).build());
-        connections.afterPropertiesSet();
-        ReactiveStringRedisTemplate template = new ReactiveStringRedisTemplate(connections);
-        RedisRateLimiter redisLimiter = new RedisRateLimiter(template, WINDOW, Clock.systemUTC(), Duration.ofMillis(500));
-        FallbackRateLimiter limiter = new FallbackRateLimiter(redisLimiter, () -> template.hasKey("ratelimit:probe"),
-                new LocalRateLimiter(WINDOW, Clock.systemUTC()), REPLICAS, Duration.ofMillis(200),
-                Duration.ofMillis(500), Clock.systemUTC());
+        ReactiveStringRedisTemplate template = template();
+        FallbackRateLimiter limiter = limiter(template, Duration.ofMillis(200));
         RateLimitStoreHealthIndicator health = new RateLimitStoreHealthIndicator(limiter);
         // what the gateway does before readiness (RateLimitConfiguration): the connection opened and the
         // script loaded with the start's time budget, so that the first request does not meet the 500 ms
@@ -113,14 +107,7 @@ class RedisOutageRateLimitTest {
     @Test
     void redisDownAtStartDegradesOnceAtTheWarmUpAndTheFirstRequestIsCountedAlone() {
         // no redis-server on this port
-        connections = new LettuceConnectionFactory(new RedisStandaloneConfiguration("127.0.0.1", port),
-                LettuceClientConfiguration.builder().commandTimeout(Duration.ofSeconds(2)).build());
-        connections.afterPropertiesSet();
-        ReactiveStringRedisTemplate template = new ReactiveStringRedisTemplate(connections);
-        FallbackRateLimiter limiter = new FallbackRateLimiter(
-                new RedisRateLimiter(template, WINDOW, Clock.systemUTC(), Duration.ofMillis(500)),
-                () -> template.hasKey("ratelimit:probe"), new LocalRateLimiter(WINDOW, Clock.systemUTC()), REPLICAS,
-                Duration.ofMinutes(5), Duration.ofMillis(500), Clock.systemUTC());
+        FallbackRateLimiter limiter = limiter(template(), Duration.ofMinutes(5));
         ListAppender<ILoggingEvent> logs = new ListAppender<>();
         logs.start();
         Logger logger = (Logger) LoggerFactory.getLogger(FallbackRateLimiter.class);
@@ -140,6 +127,21 @@ class RedisOutageRateLimitTest {
         } finally {
             logger.detachAppender(logs);
         }
+    }
+
+    /** A client of the redis-server on {@link #port} (connecting on its first command), closed after the test. */
+    private ReactiveStringRedisTemplate template() {
+        connections = new LettuceConnectionFactory(new RedisStandaloneConfiguration("127.0.0.1", port),
+                LettuceClientConfiguration.builder().commandTimeout(Duration.ofSeconds(2)).build());
+        connections.afterPropertiesSet();
+        return new ReactiveStringRedisTemplate(connections);
+    }
+
+    /** The gateway's limiter for {@code store=redis}, with a request budget of 500 ms. */
+    private static FallbackRateLimiter limiter(ReactiveStringRedisTemplate template, Duration probeInterval) {
+        return new FallbackRateLimiter(new RedisRateLimiter(template, WINDOW, Clock.systemUTC(), Duration.ofMillis(500)),
+                () -> template.hasKey("ratelimit:probe"), new LocalRateLimiter(WINDOW, Clock.systemUTC()), REPLICAS,
+                probeInterval, Duration.ofMillis(500), Clock.systemUTC());
     }
 
     private void startRedis() throws IOException {
