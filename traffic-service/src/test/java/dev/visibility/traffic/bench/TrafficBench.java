@@ -72,6 +72,8 @@ public final class TrafficBench {
      */
     static final String SESSIONS = System.getProperty("sessions", "random");
     static final int CRAWLER_SESSIONS = Integer.getInteger("crawler.sessions", 500);
+    /** How the sensors mint eventIds: {@code random} (version 4) or {@code v7} (RFC 9562's time-ordered version 7). */
+    static final String IDS = System.getProperty("ids", "random");
 
     public static void main(String[] args) {
         try {
@@ -108,6 +110,7 @@ public final class TrafficBench {
                 Runtime.getRuntime().availableProcessors(), sharedBuffers, rate, seconds, projects,
                 SESSIONS.equals("demo") ? "as the demo's (" + CRAWLER_SESSIONS + " crawler sessions a project, visitors read 3 pages)"
                         : "random (20,000 a kind: nearly every hit a new session)");
+        System.out.println("eventIds " + (IDS.equals("v7") ? "time-ordered (UUID version 7)" : "random (UUID version 4)"));
 
         ingestion(base, rate, seconds, projects, context.getBean(MeterRegistry.class));
         e4(base, samples, paths, hits);
@@ -377,11 +380,21 @@ public final class TrafficBench {
                 ? (bot ? "bot-" + random.nextInt(CRAWLER_SESSIONS) : "v-" + visitors[0]++ / 3)
                 : (bot ? "bot-" : "v-") + random.nextInt(20_000);
         String at = now.minusMillis(random.nextInt(3_600_000)).truncatedTo(ChronoUnit.MILLIS).toString();
-        return "{\"eventId\":\"" + UUID.randomUUID() + "\",\"projectId\":\"" + project + "\",\"source\":\"cloudflare\","
+        return "{\"eventId\":\"" + eventId(random) + "\",\"projectId\":\"" + project + "\",\"source\":\"cloudflare\","
                 + "\"hostname\":\"" + (docs ? "docs.bench.dev" : "bench.dev") + "\",\"path\":\"" + path + "\",\"status\":" + status
                 + ",\"botName\":" + (bot ? "\"" + BOTS.get(random.nextInt(BOTS.size())) + "\"" : "null")
                 + ",\"referrer\":" + (bot ? "null" : "\"https://chatgpt.com/\"")
                 + ",\"sessionId\":\"" + session + "\",\"observedAt\":\"" + at + "\"}";
+    }
+
+    /** A sensor's eventId as {@link #IDS} says: random, or version 7 (the minting millisecond first, then 74 random bits). */
+    static UUID eventId(Random random) {
+        if (!IDS.equals("v7")) {
+            return UUID.randomUUID();
+        }
+        long msb = (System.currentTimeMillis() << 16) | 0x7000L | (random.nextInt() & 0x0FFFL);
+        long lsb = (random.nextLong() & 0x3FFF_FFFF_FFFF_FFFFL) | 0x8000_0000_0000_0000L;
+        return new UUID(msb, lsb);
     }
 
     // ---------------------------------------------------------------- E4 latency
