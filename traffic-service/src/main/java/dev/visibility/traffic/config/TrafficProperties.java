@@ -19,11 +19,15 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  *                               {@code fetch.max.wait.ms})
  * @param sessionCacheSlots      session scopes whose committed last days the service remembers (16 bytes each),
  *                               so that a batch need not look up those it cannot move: 0 (none) or a power of two
+ * @param claimRetention         how long the eventIds of applied hits are kept ({@code hit_claims}, one row of about
+ *                               90 bytes a hit); null: as long as the platform's {@code suite.retention.processed-events}.
+ *                               A hit delivered again after its claim was swept counts again, so keep it above
+ *                               {@code traffic.hits}' {@code retention.ms} and the sensors' resend window
  */
 @ConfigurationProperties("suite.traffic")
 public record TrafficProperties(Duration defaultFreshnessWindow, Duration materializeInterval, Duration retentionSweep,
         Integer hitsPollRecords, Integer hitsConcurrency, Duration ingestTimeout, Integer relevantMinRequests,
-        Duration hitsGather, Integer sessionCacheSlots) {
+        Duration hitsGather, Integer sessionCacheSlots, Duration claimRetention) {
 
     /** A traffic.hits batch the broker gathers: about 1 MiB of the log (several thousand hits). */
     public static final int HITS_GATHER_BYTES = 1024 * 1024;
@@ -52,6 +56,9 @@ public record TrafficProperties(Duration defaultFreshnessWindow, Duration materi
         positive("materialize-interval", materializeInterval);
         positive("retention-sweep", retentionSweep);
         positive("ingest-timeout", ingestTimeout);
+        if (claimRetention != null) {
+            positive("claim-retention", claimRetention);
+        }
         if (hitsGather.isNegative()) {
             throw new IllegalArgumentException("suite.traffic.hits-gather must not be negative");
         }

@@ -18,10 +18,10 @@ import org.springframework.context.annotation.Configuration;
 @Configuration(proxyBeanMethods = false)
 class TrafficHitsConsumer {
 
-    /** Swept by the platform's retention as processed_events is. */
+    /** Swept by the platform's retention after {@code suite.traffic.claim-retention}, else as processed_events is. */
     @Bean
-    ClaimTable hitClaims() {
-        return new ClaimTable("hit_claims");
+    ClaimTable hitClaims(TrafficProperties properties) {
+        return new ClaimTable("hit_claims", properties.claimRetention());
     }
 
     @Bean

@@ -52,7 +52,7 @@ public final class HitFoldBench {
             batches.add(batch);
         }
         HitIngestion ingestion = new HitIngestion(DatabaseClient.create(new NoConnections()), Clock.systemUTC(),
-                new TrafficProperties(null, null, null, null, null, null, null, null, null), new SimpleMeterRegistry());
+                new TrafficProperties(null, null, null, null, null, null, null, null, null, null), new SimpleMeterRegistry());
         Method statement = HitIngestion.class.getDeclaredMethod("statement", HitBatch.class);
         statement.setAccessible(true);
 

@@ -1,5 +1,6 @@
 package dev.visibility.platform.outbox;
 
+import java.time.Duration;
 import java.util.regex.Pattern;
 
 /**
@@ -18,23 +19,42 @@ import java.util.regex.Pattern;
  * }</pre>
  *
  * and declares it as a bean, so that {@link PlatformRetention} sweeps it as it sweeps
- * {@code processed_events} ({@code suite.retention.processed-events}).
+ * {@code processed_events}: after {@code suite.retention.processed-events}, or after the table's own
+ * retention. A claim swept is a record that would be applied again if it were delivered again, so a
+ * table's retention must outlast every way its records can come back: the topic's retention (a consumer
+ * group reset to the earliest offset reads it all again) and the producers' resends.
  */
 public final class ClaimTable {
 
     private static final Pattern NAME = Pattern.compile("[a-z_][a-z0-9_]{0,62}");
 
     private final String name;
+    private final Duration retention;
 
+    /** A claim table kept as long as {@code processed_events}. */
     public ClaimTable(String name) {
+        this(name, null);
+    }
+
+    /** A claim table kept {@code retention} (null: as long as {@code processed_events}). */
+    public ClaimTable(String name, Duration retention) {
         if (name == null || !NAME.matcher(name).matches()) {
             throw new IllegalArgumentException("A claim table's name is a lower-case SQL identifier: " + name);
         }
+        if (retention != null && (retention.isNegative() || retention.isZero())) {
+            throw new IllegalArgumentException("A claim table's retention must be positive: " + retention);
+        }
         this.name = name;
+        this.retention = retention;
     }
 
     public String name() {
         return name;
+    }
+
+    /** How long a claim is kept: the table's own retention, else {@code processedEvents}. */
+    public Duration retentionOr(Duration processedEvents) {
+        return retention == null ? processedEvents : retention;
     }
 
     @Override

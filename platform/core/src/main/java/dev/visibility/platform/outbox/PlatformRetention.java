@@ -35,7 +35,7 @@ public class PlatformRetention implements SmartLifecycle {
         this(db, properties, outbox, List.of());
     }
 
-    /** Also sweeps the service's {@code claimTables} as {@code processed_events}. */
+    /** Also sweeps the service's {@code claimTables}, each after its own retention or as {@code processed_events}. */
     public PlatformRetention(DatabaseClient db, RetentionProperties properties, OutboxProperties outbox,
             List<ClaimTable> claimTables) {
         this.db = db;
@@ -49,7 +49,7 @@ public class PlatformRetention implements SmartLifecycle {
         return Flux.concat(
                         deleteOlder("processed_events", "processed_at", properties.processedEvents(), ""),
                         Flux.fromIterable(claimTables).concatMap(table ->
-                                deleteOlder(table.name(), "claimed_at", properties.processedEvents(), "")).reduce(0L, Long::sum),
+                                deleteOlder(table.name(), "claimed_at", table.retentionOr(properties.processedEvents()), "")).reduce(0L, Long::sum),
                         deleteOlder("outbox", "sent_at", sentOutbox, " AND sent_at IS NOT NULL"),
                         deleteOlder("outbox_dead_letters", "parked_at", properties.deadLetters(), ""),
                         deleteOlder("idempotency_keys", "created_at", properties.idempotencyKeys(), ""))

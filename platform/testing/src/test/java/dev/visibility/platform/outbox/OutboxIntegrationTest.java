@@ -263,9 +263,11 @@ class OutboxIntegrationTest extends OutboxTestSupport {
     }
 
     @Test
-    void aClaimTableIsNamedByALowerCaseIdentifier() {
+    void aClaimTableIsNamedByALowerCaseIdentifierAndKeptForAPositiveTime() {
         assertThatThrownBy(() -> new ClaimTable("claims; DROP TABLE outbox")).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> new ClaimTable("Claims")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new ClaimTable("claims", Duration.ZERO)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new ClaimTable("claims", Duration.ofHours(-1))).isInstanceOf(IllegalArgumentException.class);
     }
 
     private void awaitMarkedSent(UUID eventId) {

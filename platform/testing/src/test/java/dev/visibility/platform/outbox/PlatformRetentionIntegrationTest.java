@@ -72,6 +72,29 @@ class PlatformRetentionIntegrationTest {
         assertThat(count("SELECT count(*) FROM retention_claims WHERE event_id = '" + recent + "'")).isOne();
     }
 
+    @Test
+    void aClaimTableWithARetentionOfItsOwnIsSweptAfterIt() {
+        exec("CREATE TABLE IF NOT EXISTS short_claims (event_id uuid NOT NULL PRIMARY KEY,"
+                + " claimed_at timestamptz NOT NULL DEFAULT now())");
+        UUID old = UUID.randomUUID();
+        UUID recent = UUID.randomUUID();
+        exec("INSERT INTO short_claims (event_id, claimed_at) VALUES ('" + old + "', now() - interval '3 days'), ('"
+                + recent + "', now() - interval '1 day')");
+        UUID processed = UUID.randomUUID();
+        exec("INSERT INTO processed_events (consumer, event_id, processed_at) VALUES ('short-claims', '" + processed
+                + "', now() - interval '3 days')");
+
+        // the table's 2 days, not the 14 of processed_events (which keeps its 3-day-old row)
+        PlatformRetention retention = new PlatformRetention(db, new RetentionProperties(true, null, null, null, 2),
+                new OutboxProperties(true, null, null, null, null, null),
+                List.of(new ClaimTable("short_claims", Duration.ofDays(2))));
+        assertThat(retention.sweep().block(Duration.ofSeconds(30))).isGreaterThanOrEqualTo(1);
+
+        assertThat(count("SELECT count(*) FROM short_claims WHERE event_id = '" + old + "'")).isZero();
+        assertThat(count("SELECT count(*) FROM short_claims WHERE event_id = '" + recent + "'")).isOne();
+        assertThat(count("SELECT count(*) FROM processed_events WHERE event_id = '" + processed + "'")).isOne();
+    }
+
     private UUID outbox(String sentAt) {
         UUID eventId = UUID.randomUUID();
         exec("INSERT INTO outbox (event_id, topic, message_key, event_type, payload, created_at, sent_at) VALUES ('"
