@@ -56,12 +56,8 @@ class PlatformRetentionIntegrationTest {
 
     @Test
     void aServicesClaimTablesAreSweptAsProcessedEventsAre() {
-        exec("CREATE TABLE IF NOT EXISTS retention_claims (event_id uuid NOT NULL PRIMARY KEY,"
-                + " claimed_at timestamptz NOT NULL DEFAULT now())");
-        UUID old = UUID.randomUUID();
-        UUID recent = UUID.randomUUID();
-        exec("INSERT INTO retention_claims (event_id, claimed_at) VALUES ('" + old + "', now() - interval '15 days'), ('"
-                + recent + "', now() - interval '13 days')");
+        UUID old = claimTableWith("retention_claims", "15 days");
+        UUID recent = claimTableWith("retention_claims", "13 days");
 
         // processed events are kept 14 days by default
         PlatformRetention retention = new PlatformRetention(db, new RetentionProperties(true, null, null, null, 2),
@@ -74,12 +70,8 @@ class PlatformRetentionIntegrationTest {
 
     @Test
     void aClaimTableWithARetentionOfItsOwnIsSweptAfterIt() {
-        exec("CREATE TABLE IF NOT EXISTS short_claims (event_id uuid NOT NULL PRIMARY KEY,"
-                + " claimed_at timestamptz NOT NULL DEFAULT now())");
-        UUID old = UUID.randomUUID();
-        UUID recent = UUID.randomUUID();
-        exec("INSERT INTO short_claims (event_id, claimed_at) VALUES ('" + old + "', now() - interval '3 days'), ('"
-                + recent + "', now() - interval '1 day')");
+        UUID old = claimTableWith("short_claims", "3 days");
+        UUID recent = claimTableWith("short_claims", "1 day");
         UUID processed = UUID.randomUUID();
         exec("INSERT INTO processed_events (consumer, event_id, processed_at) VALUES ('short-claims', '" + processed
                 + "', now() - interval '3 days')");
@@ -93,6 +85,15 @@ class PlatformRetentionIntegrationTest {
         assertThat(count("SELECT count(*) FROM short_claims WHERE event_id = '" + old + "'")).isZero();
         assertThat(count("SELECT count(*) FROM short_claims WHERE event_id = '" + recent + "'")).isOne();
         assertThat(count("SELECT count(*) FROM processed_events WHERE event_id = '" + processed + "'")).isOne();
+    }
+
+    /** Creates the claim table {@code table} unless it exists and claims a new eventId in it {@code age} ago. */
+    private UUID claimTableWith(String table, String age) {
+        exec("CREATE TABLE IF NOT EXISTS " + table + " (event_id uuid NOT NULL PRIMARY KEY,"
+                + " claimed_at timestamptz NOT NULL DEFAULT now())");
+        UUID eventId = UUID.randomUUID();
+        exec("INSERT INTO " + table + " (event_id, claimed_at) VALUES ('" + eventId + "', now() - interval '" + age + "')");
+        return eventId;
     }
 
     private UUID outbox(String sentAt) {
