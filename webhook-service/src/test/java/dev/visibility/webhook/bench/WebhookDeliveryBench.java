@@ -104,21 +104,21 @@ public final class WebhookDeliveryBench {
             // the JIT compiles the hot paths during a first burst; its figures are not the point. It takes
             // long: after 40,000 events the sustained phase still cost 1.8 times the CPU per delivery of the
             // burst that followed it (whose code the sustained phase had compiled); after 150,000, 1.4 times
-            int warmUp = Integer.getInteger("warmup.events", 150_000);
-            Result warm = run(receiver, producer, projectIds, 0, warmUp, 0);
-            System.out.printf("warm-up   %6d events at once: %s%s%n", warmUp, warm, load());
+            int warmUpBurst = Integer.getInteger("warmup.events", 150_000);
+            Result warm = run(receiver, producer, projectIds, 0, warmUpBurst, 0);
+            System.out.printf("warm-up   %6d events at once: %s%s%n", warmUpBurst, warm, load());
+            // the JIT compilers were still taking a fifth of this JVM's CPU in a sustained phase after it (session
+            // 31: C2's queue so long that methods went through tier 2 again), so that phase measured compiling;
+            // like bench/GatewayOverhead.java, settle in rounds until they are done with the hot paths
+            int warmUp = warmUpBurst + settle(receiver, producer, projectIds, warmUpBurst);
             Thread.sleep(2000);
 
             int sustained = rate * seconds;
             boolean statements = BenchStatements.reset();
-            Map<String, Long> steadyCpu = cpuByThreadGroup();
-            double steadyPostgres = BenchCpu.postgresSeconds();
-            long steadyStart = System.nanoTime();
+            CpuMark steadyCpu = CpuMark.now();
             Result steady = run(receiver, producer, projectIds, warmUp, sustained, rate);
-            double steadySeconds = (System.nanoTime() - steadyStart) / 1e9;
             System.out.printf("sustained %6d events offered at %d/s: %s%s%n", sustained, rate, steady, load());
-            printCpu("the sustained phase", steadyCpu, cpuByThreadGroup(), BenchCpu.postgresSeconds() - steadyPostgres,
-                    steadySeconds, steady.delivered());
+            printCpu("the sustained phase", steadyCpu, CpuMark.now(), steady.delivered());
             if (statements) {
                 BenchStatements.print("delivery", steady.delivered());
             }
@@ -127,14 +127,10 @@ public final class WebhookDeliveryBench {
                 if (statements) {
                     BenchStatements.reset();
                 }
-                Map<String, Long> cpuBefore = cpuByThreadGroup();
-                double postgresBefore = BenchCpu.postgresSeconds();
-                long burstStart = System.nanoTime();
+                CpuMark burstCpu = CpuMark.now();
                 Result drain = run(receiver, producer, projectIds, warmUp + sustained, burst, 0);
-                double burstSeconds = (System.nanoTime() - burstStart) / 1e9;
                 System.out.printf("burst     %6d events at once: %s%s%n", burst, drain, load());
-                printCpu("the burst", cpuBefore, cpuByThreadGroup(), BenchCpu.postgresSeconds() - postgresBefore, burstSeconds,
-                        drain.delivered());
+                printCpu("the burst", burstCpu, CpuMark.now(), drain.delivered());
                 if (statements) {
                     BenchStatements.print("delivery", drain.delivered());
                 }
@@ -148,6 +144,41 @@ public final class WebhookDeliveryBench {
         } finally {
             service.close();
         }
+    }
+
+    /**
+     * Bursts of {@code settle.events} (20,000) from sequence number {@code first} until the JIT compiler
+     * threads take at most {@code settle.jit} (0.03) of this JVM's CPU in one, at most {@code settle.rounds}
+     * (20); answers how many events that published.
+     */
+    private static int settle(NettyReceiver receiver, KafkaProducer<String, String> producer, List<String> projects,
+            int first) throws InterruptedException {
+        int events = Integer.getInteger("settle.events", 20_000);
+        double enough = Double.parseDouble(System.getProperty("settle.jit", "0.03"));
+        int rounds = Integer.getInteger("settle.rounds", 20);
+        int published = 0;
+        for (int round = 1; round <= rounds; round++) {
+            CpuMark before = CpuMark.now();
+            Result result = run(receiver, producer, projects, first + published, events, 0);
+            CpuMark after = CpuMark.now();
+            published += events;
+            double jvm = after.jvmSeconds() - before.jvmSeconds();
+            double compilers = (compilerNanos(after) - compilerNanos(before)) / 1e9;
+            double share = jvm > 0 ? compilers / jvm : 0;
+            System.out.printf("settling  %6d events at once (round %d): %.0f deliveries/s; JIT compilers %.1f%% of the"
+                    + " JVM's CPU, %.3f ms per delivery%n", events, round, result.perSecond(), 100 * share,
+                    compilers * 1e3 / Math.max(1, result.delivered()));
+            if (share <= enough) {
+                return published;
+            }
+        }
+        System.out.printf("settling: the JIT compilers still took more than %.0f%% after %d rounds%n", 100 * enough, rounds);
+        return published;
+    }
+
+    private static long compilerNanos(CpuMark mark) {
+        return mark.vmThreads().entrySet().stream().filter(e -> e.getKey().contains("Compiler"))
+                .mapToLong(Map.Entry::getValue).sum();
     }
 
     /** The machine's 1-minute load average when a phase ended (two other engineers' builds share the 2 cores). */
@@ -218,6 +249,37 @@ public final class WebhookDeliveryBench {
                 sorted.length == 0 ? 0 : sorted[sorted.length - 1] / 1e6);
     }
 
+    /**
+     * CPU time of the JVM's own threads, which the thread list leaves out: the collector's, the JIT
+     * compilers' and the VM thread's, by name with digits removed (nanoseconds; from {@code /proc/self/task},
+     * empty without it).
+     */
+    private static Map<String, Long> cpuOfVmThreads() {
+        Map<String, Long> out = new HashMap<>();
+        try (java.nio.file.DirectoryStream<java.nio.file.Path> tasks =
+                java.nio.file.Files.newDirectoryStream(java.nio.file.Path.of("/proc/self/task"))) {
+            for (java.nio.file.Path task : tasks) {
+                try {
+                    String stat = java.nio.file.Files.readString(task.resolve("stat"));
+                    String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+                    if (!VM_THREAD.matcher(name).find()) {
+                        continue;
+                    }
+                    String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                    long ticks = Long.parseLong(f[11]) + Long.parseLong(f[12]);
+                    out.merge(name.replaceAll("\\d+", "#"), ticks * 10_000_000L, Long::sum); // USER_HZ 100
+                } catch (java.io.IOException | RuntimeException gone) {
+                    // a thread that ended meanwhile
+                }
+            }
+        } catch (java.io.IOException | RuntimeException e) {
+            return out;
+        }
+        return out;
+    }
+
+    private static final Pattern VM_THREAD = Pattern.compile("^(GC Thread|G1 |C1 Compiler|C2 Compiler|VM Thread|VM Periodic)");
+
     /** CPU time of this JVM's threads, by thread name with digits removed (nanoseconds). */
     private static Map<String, Long> cpuByThreadGroup() {
         java.lang.management.ThreadMXBean threads = ManagementFactory.getThreadMXBean();
@@ -234,17 +296,43 @@ public final class WebhookDeliveryBench {
         return out;
     }
 
-    /** {@code postgres}: CPU seconds the embedded PostgreSQL spent in the phase ({@link BenchCpu}). */
-    private static void printCpu(String phase, Map<String, Long> before, Map<String, Long> after, double postgres,
-            double seconds, int deliveries) {
+    /**
+     * The CPU counters at one moment: this JVM's threads by name, the whole JVM (with its collector and JIT
+     * compiler threads, which the thread list leaves out), the embedded PostgreSQL ({@link BenchCpu}) and
+     * the machine.
+     */
+    private record CpuMark(long nanoTime, Map<String, Long> threads, Map<String, Long> vmThreads, double jvmSeconds,
+            double postgresSeconds, long[] machineTicks) {
+
+        static CpuMark now() {
+            return new CpuMark(System.nanoTime(), cpuByThreadGroup(), cpuOfVmThreads(), BenchCpu.jvmSeconds(),
+                    BenchCpu.postgresSeconds(), BenchCpu.machineTicks());
+        }
+    }
+
+    private static void printCpu(String phase, CpuMark before, CpuMark after, int deliveries) {
+        double seconds = (after.nanoTime() - before.nanoTime()) / 1e9;
+        double postgres = after.postgresSeconds() - before.postgresSeconds();
+        double jvm = after.jvmSeconds() - before.jvmSeconds();
+        int n = Math.max(1, deliveries);
         Map<String, Long> used = new HashMap<>();
-        after.forEach((name, cpu) -> used.put(name, cpu - before.getOrDefault(name, 0L)));
+        after.threads().forEach((name, cpu) -> used.put(name, cpu - before.threads().getOrDefault(name, 0L)));
         long total = used.values().stream().mapToLong(Long::longValue).sum();
-        System.out.printf("CPU during %s: bench JVM %.2f cores, %.2f ms per delivery; PostgreSQL %.2f cores, %.2f ms per"
-                        + " delivery; JVM by thread:%n", phase, total / 1e9 / seconds, total / 1e6 / Math.max(1, deliveries),
-                postgres / seconds, postgres * 1e3 / Math.max(1, deliveries));
+        System.out.printf("CPU during %s: machine %.0f%% busy (%d cores); bench JVM %.2f cores, %.2f ms per delivery"
+                        + " (its threads %.2f ms, the collector and JIT compilers the rest); PostgreSQL %.2f cores, %.2f ms"
+                        + " per delivery; JVM threads by name:%n", phase,
+                100 * BenchCpu.machineBusy(before.machineTicks(), after.machineTicks()),
+                Runtime.getRuntime().availableProcessors(), jvm / seconds, jvm * 1e3 / n, total / 1e6 / n,
+                postgres / seconds, postgres * 1e3 / n);
         used.entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue().reversed()).limit(12)
                 .forEach(e -> System.out.printf("  %5.1f%%  %s%n", 100.0 * e.getValue() / total, e.getKey()));
+        Map<String, Long> vm = new HashMap<>();
+        after.vmThreads().forEach((name, cpu) -> vm.put(name, cpu - before.vmThreads().getOrDefault(name, 0L)));
+        System.out.printf("the JVM's own threads, ms per delivery: %s%n", vm.entrySet().stream()
+                .filter(e -> e.getValue() > 0)
+                .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+                .map(e -> String.format("%s %.3f", e.getKey(), e.getValue() / 1e6 / n))
+                .reduce((a, b) -> a + ", " + b).orElse("none"));
         // the service's own threads apart from the bench's (receivers, broker, publisher); producer network
         // threads are both the service's and the publisher's, so they are counted apart
         long service = 0;

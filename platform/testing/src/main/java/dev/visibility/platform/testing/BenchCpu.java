@@ -68,4 +68,29 @@ public final class BenchCpu {
         return ticks / 100.0; // USER_HZ
     }
 
+    /**
+     * {busy, total} clock ticks of the whole machine so far (the first line of {@code /proc/stat}; idle and
+     * I/O wait count as not busy), {0, 0} without {@code /proc}. Two readings tell how full the machine was
+     * between them: whether a phase was bound by the cores or waited on something else.
+     */
+    public static long[] machineTicks() {
+        try {
+            String[] cpu = java.nio.file.Files.readAllLines(java.nio.file.Path.of("/proc/stat")).get(0).trim().split("\\s+");
+            long total = 0;
+            for (int i = 1; i < cpu.length; i++) {
+                total += Long.parseLong(cpu[i]);
+            }
+            long idle = Long.parseLong(cpu[4]) + Long.parseLong(cpu[5]);
+            return new long[] {total - idle, total};
+        } catch (java.io.IOException | RuntimeException e) {
+            return new long[] {0, 0};
+        }
+    }
+
+    /** The busy share of the machine's cores between two {@link #machineTicks()} readings (0 to 1). */
+    public static double machineBusy(long[] before, long[] after) {
+        long total = after[1] - before[1];
+        return total <= 0 ? 0 : (double) (after[0] - before[0]) / total;
+    }
+
 }
