@@ -161,6 +161,7 @@ public final class TrafficBench {
             double cpuStarted = BenchCpu.seconds();
             double pgStarted = BenchCpu.postgresSeconds();
             double jitStarted = compilerSeconds();
+            long[] machineStarted = BenchCpu.machineTicks();
             double[] scopesStarted = sessionScopes(meters);
             long started = System.nanoTime();
             publish(producer, hits, rate, started, probes);
@@ -173,6 +174,7 @@ public final class TrafficBench {
             double cpu = BenchCpu.seconds() - cpuStarted;
             double pg = BenchCpu.postgresSeconds() - pgStarted;
             double jit = compilerSeconds() - jitStarted;
+            double busy = BenchCpu.machineBusy(machineStarted, BenchCpu.machineTicks());
             long[] walEnded = wal();
             // the probes: until the last one is seen
             long probeDeadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
@@ -180,7 +182,7 @@ public final class TrafficBench {
                 Thread.sleep(50);
             }
             watcher.interrupt();
-            report(total, applied, appliedSeconds, cpu, pg, jit, walStarted, walEnded, probes);
+            report(total, applied, appliedSeconds, cpu, pg, jit, busy, walStarted, walEnded, probes);
             double[] scopesEnded = sessionScopes(meters);
             double cached = scopesEnded[0] - scopesStarted[0];
             double looked = scopesEnded[1] - scopesStarted[1];
@@ -226,12 +228,14 @@ public final class TrafficBench {
     }
 
     private static void report(long total, long applied, double appliedSeconds, double cpu, double pg, double jit,
-            long[] walStarted, long[] walEnded, Probes probes) {
+            double busy, long[] walStarted, long[] walEnded, Probes probes) {
         System.out.printf("INGESTION: %,d of %,d hits applied to the rollups in %.1f s from the first send: %,.0f hits/s sustained%n",
                 applied, total, appliedSeconds, applied / appliedSeconds);
         System.out.printf("INGESTION CPU: %.1f s (this JVM, broker and producer included, and PostgreSQL's processes): "
                 + "%.0f µs per hit (JVM %.0f, PostgreSQL %.0f), %,.0f hits per CPU-second%n", cpu, cpu * 1e6 / applied,
                 (cpu - pg) * 1e6 / applied, pg * 1e6 / applied, applied / cpu);
+        System.out.printf("INGESTION MACHINE: its %d cores %.0f %% busy during the phase (/proc/stat)%n",
+                Runtime.getRuntime().availableProcessors(), 100 * busy);
         System.out.printf("INGESTION JIT: the compiler threads took %.1f s of the JVM's CPU (%.0f µs per hit): near 0 once warm%n",
                 jit, jit * 1e6 / applied);
         System.out.printf("INGESTION WAL: %,.0f bytes per hit, %d checkpoints%n", (double) (walEnded[0] - walStarted[0]) / applied,
@@ -244,30 +248,9 @@ public final class TrafficBench {
         }
     }
 
-    /**
-     * CPU seconds of this JVM's live JIT compiler threads (Linux, from {@code /proc/self/task}; 0 elsewhere). A
-     * compiler thread that the JVM retires takes its time with it, so the difference over a phase can
-     * only understate the compilers' share.
-     */
+    /** CPU seconds of this JVM's JIT compiler threads so far ({@link BenchCpu#threadsNamed}). */
     private static double compilerSeconds() {
-        long ticks = 0;
-        try (var tasks = java.nio.file.Files.newDirectoryStream(java.nio.file.Path.of("/proc/self/task"))) {
-            for (var task : tasks) {
-                try {
-                    String stat = java.nio.file.Files.readString(task.resolve("stat"));
-                    String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-                    if (name.startsWith("C1 Compiler") || name.startsWith("C2 Compiler")) {
-                        String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-                        ticks += Long.parseLong(f[11]) + Long.parseLong(f[12]);
-                    }
-                } catch (java.io.IOException | RuntimeException gone) {
-                    // a thread that ended meanwhile
-                }
-            }
-        } catch (java.io.IOException | RuntimeException notLinux) {
-            return 0;
-        }
-        return ticks / 100.0; // USER_HZ
+        return BenchCpu.threadsNamed(BenchCpu.JIT_COMPILERS).values().stream().mapToLong(Long::longValue).sum() / 1e9;
     }
 
     /** PostgreSQL's WAL position in bytes and how many checkpoints it made so far. */

@@ -177,7 +177,7 @@ public final class WebhookDeliveryBench {
     }
 
     private static long compilerNanos(CpuMark mark) {
-        return mark.vmThreads().entrySet().stream().filter(e -> e.getKey().contains("Compiler"))
+        return mark.vmThreads().entrySet().stream().filter(e -> BenchCpu.JIT_COMPILERS.matcher(e.getKey()).find())
                 .mapToLong(Map.Entry::getValue).sum();
     }
 
@@ -249,35 +249,7 @@ public final class WebhookDeliveryBench {
                 sorted.length == 0 ? 0 : sorted[sorted.length - 1] / 1e6);
     }
 
-    /**
-     * CPU time of the JVM's own threads, which the thread list leaves out: the collector's, the JIT
-     * compilers' and the VM thread's, by name with digits removed (nanoseconds; from {@code /proc/self/task},
-     * empty without it).
-     */
-    private static Map<String, Long> cpuOfVmThreads() {
-        Map<String, Long> out = new HashMap<>();
-        try (java.nio.file.DirectoryStream<java.nio.file.Path> tasks =
-                java.nio.file.Files.newDirectoryStream(java.nio.file.Path.of("/proc/self/task"))) {
-            for (java.nio.file.Path task : tasks) {
-                try {
-                    String stat = java.nio.file.Files.readString(task.resolve("stat"));
-                    String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-                    if (!VM_THREAD.matcher(name).find()) {
-                        continue;
-                    }
-                    String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-                    long ticks = Long.parseLong(f[11]) + Long.parseLong(f[12]);
-                    out.merge(name.replaceAll("\\d+", "#"), ticks * 10_000_000L, Long::sum); // USER_HZ 100
-                } catch (java.io.IOException | RuntimeException gone) {
-                    // a thread that ended meanwhile
-                }
-            }
-        } catch (java.io.IOException | RuntimeException e) {
-            return out;
-        }
-        return out;
-    }
-
+    /** The JVM's own threads, which its thread list leaves out: the collector's, the JIT compilers', the VM thread. */
     private static final Pattern VM_THREAD = Pattern.compile("^(GC Thread|G1 |C1 Compiler|C2 Compiler|VM Thread|VM Periodic)");
 
     /** CPU time of this JVM's threads, by thread name with digits removed (nanoseconds). */
@@ -305,7 +277,7 @@ public final class WebhookDeliveryBench {
             double postgresSeconds, long[] machineTicks) {
 
         static CpuMark now() {
-            return new CpuMark(System.nanoTime(), cpuByThreadGroup(), cpuOfVmThreads(), BenchCpu.jvmSeconds(),
+            return new CpuMark(System.nanoTime(), cpuByThreadGroup(), BenchCpu.threadsNamed(VM_THREAD), BenchCpu.jvmSeconds(),
                     BenchCpu.postgresSeconds(), BenchCpu.machineTicks());
         }
     }

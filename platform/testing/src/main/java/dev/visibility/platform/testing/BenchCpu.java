@@ -93,4 +93,36 @@ public final class BenchCpu {
         return total <= 0 ? 0 : (double) (after[0] - before[0]) / total;
     }
 
+    /**
+     * CPU nanoseconds so far of this JVM's threads whose name (as the kernel knows it, at most 15 characters)
+     * matches {@code names}, by name with digits replaced by {@code #}; from {@code /proc/self/task}, empty
+     * elsewhere. This is how the collector's and the JIT compilers' threads are read, which the JVM's thread list
+     * leaves out. A thread that ended takes its time with it, so a difference over a phase can only understate.
+     */
+    public static java.util.Map<String, Long> threadsNamed(java.util.regex.Pattern names) {
+        java.util.Map<String, Long> out = new java.util.HashMap<>();
+        try (java.nio.file.DirectoryStream<java.nio.file.Path> tasks =
+                java.nio.file.Files.newDirectoryStream(java.nio.file.Path.of("/proc/self/task"))) {
+            for (java.nio.file.Path task : tasks) {
+                try {
+                    String stat = java.nio.file.Files.readString(task.resolve("stat"));
+                    String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+                    if (names.matcher(name).find()) {
+                        String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                        long ticks = Long.parseLong(f[11]) + Long.parseLong(f[12]);
+                        out.merge(name.replaceAll("\\d+", "#"), ticks * 10_000_000L, Long::sum); // USER_HZ 100
+                    }
+                } catch (java.io.IOException | RuntimeException gone) {
+                    // a thread that ended meanwhile
+                }
+            }
+        } catch (java.io.IOException | RuntimeException notLinux) {
+            return out;
+        }
+        return out;
+    }
+
+    /** The JIT compiler threads' pattern for {@link #threadsNamed}. */
+    public static final java.util.regex.Pattern JIT_COMPILERS = java.util.regex.Pattern.compile("^C[12] Compiler");
+
 }
