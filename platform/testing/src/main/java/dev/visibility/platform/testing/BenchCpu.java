@@ -122,7 +122,10 @@ public final class BenchCpu {
         return out;
     }
 
-    /** The JIT compiler threads' pattern for {@link #threadsNamed}. */
-    public static final java.util.regex.Pattern JIT_COMPILERS = java.util.regex.Pattern.compile("^C[12] Compiler");
+    /**
+     * The JIT compiler threads for {@link #threadsNamed}: it matches their names as the kernel has them
+     * ({@code C1 CompilerThre}, {@code C2 CompilerThre}) and as {@link #threadsNamed} answers them ({@code C# CompilerThre}).
+     */
+    public static final java.util.regex.Pattern JIT_COMPILERS = java.util.regex.Pattern.compile("^C[12#] Compiler");
 
 }
