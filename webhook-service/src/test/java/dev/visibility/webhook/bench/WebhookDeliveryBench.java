@@ -282,13 +282,19 @@ public final class WebhookDeliveryBench {
         }
     }
 
+    /** CPU by thread name between two readings. */
+    private static Map<String, Long> since(Map<String, Long> before, Map<String, Long> after) {
+        Map<String, Long> used = new HashMap<>();
+        after.forEach((name, cpu) -> used.put(name, cpu - before.getOrDefault(name, 0L)));
+        return used;
+    }
+
     private static void printCpu(String phase, CpuMark before, CpuMark after, int deliveries) {
         double seconds = (after.nanoTime() - before.nanoTime()) / 1e9;
         double postgres = after.postgresSeconds() - before.postgresSeconds();
         double jvm = after.jvmSeconds() - before.jvmSeconds();
         int n = Math.max(1, deliveries);
-        Map<String, Long> used = new HashMap<>();
-        after.threads().forEach((name, cpu) -> used.put(name, cpu - before.threads().getOrDefault(name, 0L)));
+        Map<String, Long> used = since(before.threads(), after.threads());
         long total = used.values().stream().mapToLong(Long::longValue).sum();
         System.out.printf("CPU during %s: machine %.0f%% busy (%d cores); bench JVM %.2f cores, %.2f ms per delivery"
                         + " (its threads %.2f ms, the collector and JIT compilers the rest); PostgreSQL %.2f cores, %.2f ms"
@@ -298,9 +304,8 @@ public final class WebhookDeliveryBench {
                 postgres / seconds, postgres * 1e3 / n);
         used.entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue().reversed()).limit(12)
                 .forEach(e -> System.out.printf("  %5.1f%%  %s%n", 100.0 * e.getValue() / total, e.getKey()));
-        Map<String, Long> vm = new HashMap<>();
-        after.vmThreads().forEach((name, cpu) -> vm.put(name, cpu - before.vmThreads().getOrDefault(name, 0L)));
-        System.out.printf("the JVM's own threads, ms per delivery: %s%n", vm.entrySet().stream()
+        System.out.printf("the JVM's own threads, ms per delivery: %s%n", since(before.vmThreads(), after.vmThreads())
+                .entrySet().stream()
                 .filter(e -> e.getValue() > 0)
                 .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
                 .map(e -> String.format("%s %.3f", e.getKey(), e.getValue() / 1e6 / n))
