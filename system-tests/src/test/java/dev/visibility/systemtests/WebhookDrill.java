@@ -234,8 +234,15 @@ final class WebhookDrill {
          * service is at work again after the previous blow).
          */
         void awaitProgress(double fraction, Tally tally, int since, int deliveries, Duration within) {
+            // the progress itself is what is polled, so that a time-out says where the load stood
             Waits.until("%.0f %% published and %d more deliveries".formatted(fraction * 100, deliveries), within,
-                    () -> sent.get() >= fraction * EVENTS && tally.delivered() >= since + deliveries, done -> done);
+                    () -> new Progress(sent.get(), acknowledged.get(), failures.size(),
+                            failures.isEmpty() ? "" : failures.get(0), tally.delivered()),
+                    progress -> progress.sent() >= fraction * EVENTS && progress.delivered() >= since + deliveries);
+        }
+
+        /** Where the load stands: runs sent, acknowledged and failed (the first failure), deliveries made. */
+        record Progress(int sent, int acknowledged, int failed, String firstFailure, int delivered) {
         }
 
         /** Waits until every run is sent and acknowledged (or failed). */
