@@ -97,6 +97,8 @@ class BrokerRestartDrillSystemTest extends SystemTest {
             try (Receiver receiver = Receiver.streaming(16, tally)) {
                 List<Subscription> subscriptions = WebhookDrill.subscribe(gateway.baseUrl(), project(), key(), receiver);
                 tally.expect(subscriptions);
+                WebhookDrill.Stages stages = new WebhookDrill.Stages(broker.bootstrapServers(), "drill2_visibility",
+                        WEBHOOK_SCHEMA, subscriptions);
                 try (Publisher publisher = new Publisher(broker.bootstrapServers(), project(), tally)) {
                     long loadStarted = System.nanoTime();
                     publisher.start();
@@ -104,7 +106,7 @@ class BrokerRestartDrillSystemTest extends SystemTest {
                     // least 2,000 more deliveries were made since the previous one
                     int readyAt = 0;
                     for (int restart = 1; restart <= 2; restart++) {
-                        publisher.awaitProgress(restart / 3.0, tally, readyAt, 2_000, RECOVERY);
+                        publisher.awaitProgress(restart / 3.0, tally, readyAt, 2_000, RECOVERY, stages);
                         int published = publisher.sent();
                         int delivered = tally.delivered();
                         long stopped = System.nanoTime();
@@ -144,6 +146,7 @@ class BrokerRestartDrillSystemTest extends SystemTest {
                     System.out.printf("[drill 2] own broker, visibility-service, webhook-service and gateway ready %.0f s"
                             + " after the drill began%n", setUpSeconds);
                     restarts.forEach(line -> System.out.println("[drill 2] " + line));
+                    System.out.println("[drill 2] stages at the end: " + stages.describe());
                     System.out.printf("[drill 2] Kafka broker restarted twice (SIGKILL, SIGTERM), no service restarted:"
                             + " %d subscriptions, published %d tracking runs (%d/s offered) = %d (event, subscription) pairs;"
                             + " delivered %d, POSTs %d, duplicates %d (under another X-Service-Delivery %d), lost %d,"

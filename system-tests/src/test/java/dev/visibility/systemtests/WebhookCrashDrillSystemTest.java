@@ -38,6 +38,8 @@ class WebhookCrashDrillSystemTest extends SystemTest {
         try (Receiver receiver = Receiver.streaming(16, tally)) {
             List<Subscription> subscriptions = WebhookDrill.subscribe(edge.domain.baseUrl(), project(), key(), receiver);
             tally.expect(subscriptions);
+            WebhookDrill.Stages stages = new WebhookDrill.Stages(SharedInfrastructure.kafkaBootstrapServers(), "visibility",
+                    "webhook", subscriptions);
             try (Publisher publisher = new Publisher(SharedInfrastructure.kafkaBootstrapServers(), project(), tally)) {
                 long started = System.nanoTime();
                 publisher.start();
@@ -45,7 +47,7 @@ class WebhookCrashDrillSystemTest extends SystemTest {
                 // each once the (restarted) service has made at least 2,000 more deliveries
                 int readyAt = 0;
                 for (int kill = 1; kill <= KILLS; kill++) {
-                    publisher.awaitProgress(kill / (KILLS + 1.0), tally, readyAt, 2_000, RECOVERY);
+                    publisher.awaitProgress(kill / (KILLS + 1.0), tally, readyAt, 2_000, RECOVERY, stages);
                     int published = publisher.sent();
                     int delivered = tally.delivered();
                     long killedAt = System.nanoTime();

@@ -33,14 +33,23 @@ import dev.visibility.platform.testing.Http;
 import dev.visibility.platform.testing.Http.Answer;
 import dev.visibility.platform.testing.SharedInfrastructure;
 import dev.visibility.systemtests.Receiver.Received;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.GroupListing;
+import org.apache.kafka.clients.admin.ListGroupsOptions;
+import org.apache.kafka.clients.admin.ListOffsetsResult;
+import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.awaitility.core.ConditionTimeoutException;
 
 /**
  * The load of issue 22's webhook drills 1 and 2: {@link #SUBSCRIPTIONS} webhook subscriptions to
@@ -233,12 +242,17 @@ final class WebhookDrill {
          * {@code deliveries} more (event, subscription) pairs delivered since {@code since} (the
          * service is at work again after the previous blow).
          */
-        void awaitProgress(double fraction, Tally tally, int since, int deliveries, Duration within) {
+        void awaitProgress(double fraction, Tally tally, int since, int deliveries, Duration within, Stages stages) {
             // the progress itself is what is polled, so that a time-out says where the load stood
-            Waits.until("%.0f %% published and %d more deliveries".formatted(fraction * 100, deliveries), within,
-                    () -> new Progress(sent.get(), acknowledged.get(), failures.size(),
-                            failures.isEmpty() ? "" : failures.get(0), tally.delivered()),
-                    progress -> progress.sent() >= fraction * EVENTS && progress.delivered() >= since + deliveries);
+            String what = "%.0f %% published and %d more deliveries".formatted(fraction * 100, deliveries);
+            try {
+                Waits.until(what, within, () -> new Progress(sent.get(), acknowledged.get(), failures.size(),
+                                failures.isEmpty() ? "" : failures.get(0), tally.delivered()),
+                        progress -> progress.sent() >= fraction * EVENTS && progress.delivered() >= since + deliveries);
+            } catch (ConditionTimeoutException e) {
+                // and where the pipeline behind the publisher stood: which stage holds the runs
+                throw new AssertionError(e.getMessage() + "; " + stages.describe(), e);
+            }
         }
 
         /** Where the load stands: runs sent, acknowledged and failed (the first failure), deliveries made. */
@@ -255,6 +269,81 @@ final class WebhookDrill {
         public void close() {
             ticks.shutdownNow();
             producer.close(Duration.ofSeconds(10));
+        }
+    }
+
+    /**
+     * The stages between the drill's publisher and its receiver, for a time-out's message: the
+     * services' consumer groups on {@code bootstrapServers} (committed against end offset, per
+     * partition of {@code tracking.runs}, {@code public.events} and of any partition they lag on),
+     * visibility-service's outbox in {@code visibilitySchema} (unsent rows, the oldest one's error)
+     * and the drill's deliveries in {@code webhookSchema} by state.
+     */
+    record Stages(String bootstrapServers, String visibilitySchema, String webhookSchema, List<Subscription> subscriptions) {
+
+        String describe() {
+            List<String> parts = new ArrayList<>();
+            try {
+                parts.add("consumer groups " + groupOffsets());
+            } catch (Exception e) {
+                parts.add("consumer groups not read: " + e + (e.getCause() == null ? "" : ", " + e.getCause()));
+            }
+            try {
+                parts.add("visibility outbox " + outbox());
+            } catch (RuntimeException e) {
+                parts.add("visibility outbox not read: " + e);
+            }
+            try {
+                parts.add("deliveries by state " + deliveryStates(webhookSchema, subscriptions));
+            } catch (RuntimeException e) {
+                parts.add("deliveries not read: " + e);
+            }
+            return String.join("; ", parts);
+        }
+
+        private Map<String, String> groupOffsets() throws Exception {
+            Map<String, String> lines = new TreeMap<>();
+            try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
+                    AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 5_000, AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 10_000))) {
+                List<String> groups = admin.listGroups(ListGroupsOptions.forConsumerGroups()).all().get(15, TimeUnit.SECONDS).stream()
+                        .map(GroupListing::groupId)
+                        .filter(id -> id.startsWith("visibility-service") || id.startsWith("webhook-service"))
+                        .toList();
+                for (String group : groups) {
+                    Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(group)
+                            .partitionsToOffsetAndMetadata().get(15, TimeUnit.SECONDS);
+                    Map<TopicPartition, OffsetSpec> latest = new java.util.HashMap<>();
+                    committed.keySet().forEach(partition -> latest.put(partition, OffsetSpec.latest()));
+                    Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> ends = admin.listOffsets(latest)
+                            .all().get(15, TimeUnit.SECONDS);
+                    committed.forEach((partition, offset) -> {
+                        long end = ends.get(partition).offset();
+                        long at = offset == null ? -1 : offset.offset();
+                        if (at < end || partition.topic().equals(Topics.TRACKING_RUNS)
+                                || partition.topic().equals(Topics.PUBLIC_EVENTS)) {
+                            lines.put(group + " " + partition, at + "/" + end);
+                        }
+                    });
+                }
+            }
+            return lines;
+        }
+
+        private String outbox() {
+            List<String> read = new ArrayList<>();
+            try (Connection db = DriverManager.getConnection(SharedInfrastructure.jdbcUrl(), SharedInfrastructure.USER,
+                    SharedInfrastructure.PASSWORD);
+                    PreparedStatement query = db.prepareStatement("SELECT count(*), max(id),"
+                            + " (SELECT last_error FROM " + visibilitySchema + ".outbox WHERE sent_at IS NULL ORDER BY id LIMIT 1)"
+                            + " FROM " + visibilitySchema + ".outbox WHERE sent_at IS NULL");
+                    ResultSet rows = query.executeQuery()) {
+                rows.next();
+                read.add("unsent " + rows.getLong(1) + " (last id " + rows.getObject(2) + ", oldest's error "
+                        + rows.getString(3) + ")");
+            } catch (SQLException e) {
+                throw new IllegalStateException(e);
+            }
+            return String.join(", ", read);
         }
     }
 
