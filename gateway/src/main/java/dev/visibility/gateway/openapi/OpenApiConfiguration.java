@@ -5,7 +5,9 @@ import java.time.Clock;
 import dev.visibility.gateway.routing.RouteResolver;
 import dev.visibility.gateway.routing.RouteTable;
 import dev.visibility.gateway.routing.RoutingConfiguration.ServiceLocations;
+import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.ApplicationListener;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.http.CacheControl;
@@ -14,6 +16,7 @@ import org.springframework.http.server.reactive.ServerHttpRequest;
 import org.springframework.web.reactive.function.server.RouterFunction;
 import org.springframework.web.reactive.function.server.RouterFunctions;
 import org.springframework.web.reactive.function.server.ServerResponse;
+import reactor.core.publisher.Mono;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -29,6 +32,22 @@ public class OpenApiConfiguration {
     OpenApiDocument openApiDocument(ServiceLocations locations, RouteResolver routes, JsonMapper mapper,
             OpenApiProperties properties) {
         return new OpenApiDocument(locations, new OpenApiMerger(mapper, routes), mapper, properties, Clock.systemUTC());
+    }
+
+    /**
+     * Builds the document {@code suite.openapi.warm-up-after} after the gateway is ready (after the
+     * services' start, not during it), so that the first caller does not wait for nine services to
+     * write theirs.
+     */
+    @Bean
+    ApplicationListener<ApplicationReadyEvent> openApiWarmUp(OpenApiDocument document, OpenApiProperties properties) {
+        return ready -> {
+            if (properties.warmUpAttempts() > 0) {
+                Mono.delay(properties.warmUpAfter())
+                        .then(document.warmUp(properties.warmUpAttempts()))
+                        .subscribe();
+            }
+        };
     }
 
     @Bean

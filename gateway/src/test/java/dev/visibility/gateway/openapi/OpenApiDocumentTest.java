@@ -1,11 +1,15 @@
 package dev.visibility.gateway.openapi;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -57,15 +61,65 @@ class OpenApiDocumentTest {
     }
 
     private OpenApiDocument document(int downPort) {
+        Map<String, URI> locations = locations();
+        locations.put(RouteTable.MCP, URI.create("http://127.0.0.1:" + downPort));
+        OpenApiProperties properties = new OpenApiProperties(Duration.ofSeconds(2), Duration.ofMinutes(5),
+                Duration.ofMinutes(5), null, null, null);
+        return new OpenApiDocument(new ServiceLocations(locations), new OpenApiMerger(MAPPER, new RouteResolver()), MAPPER,
+                properties, Clock.systemUTC());
+    }
+
+    /** A document of services that all answer from the stub server, kept 5 minutes (1 s when incomplete) on {@code clock}. */
+    private OpenApiDocument document(Clock clock) {
+        OpenApiProperties properties = new OpenApiProperties(Duration.ofSeconds(2), Duration.ofMinutes(5),
+                Duration.ofSeconds(1), null, null, null);
+        return new OpenApiDocument(new ServiceLocations(locations()), new OpenApiMerger(MAPPER, new RouteResolver()), MAPPER,
+                properties, clock);
+    }
+
+    private Map<String, URI> locations() {
         Map<String, URI> locations = new LinkedHashMap<>();
         for (String service : RouteTable.SERVICES) {
             locations.put(service, URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/" + service));
         }
-        locations.put(RouteTable.MCP, URI.create("http://127.0.0.1:" + downPort));
-        OpenApiProperties properties = new OpenApiProperties(Duration.ofSeconds(2), Duration.ofMinutes(5),
-                Duration.ofMinutes(5), null);
-        return new OpenApiDocument(new ServiceLocations(locations), new OpenApiMerger(MAPPER, new RouteResolver()), MAPPER,
-                properties, Clock.systemUTC());
+        return locations;
+    }
+
+    /** Every service answers a document with one public GET of its own routes' (none for those without). */
+    private void everyServiceAnswers() {
+        for (String service : RouteTable.SERVICES) {
+            documents.put(service, serviceDocument("", ""));
+        }
+    }
+
+    private int fetchesOf(String service) {
+        AtomicInteger count = fetches.get(service);
+        return count == null ? 0 : count.get();
+    }
+
+    /** A clock that tests move on. */
+    private static final class MovableClock extends Clock {
+
+        private volatile Instant now = Instant.parse("2026-11-29T12:00:00Z");
+
+        void advance(Duration by) {
+            now = now.plus(by);
+        }
+
+        @Override
+        public Instant instant() {
+            return now;
+        }
+
+        @Override
+        public ZoneId getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(ZoneId zone) {
+            return this;
+        }
     }
 
     private static String serviceDocument(String paths, String schemas) {
@@ -172,5 +226,69 @@ class OpenApiDocumentTest {
         assertThat(first.path("info").path("description").asString()).contains("Incomplete").contains(RouteTable.ACTIONS);
         assertThat(second).isSameAs(first);
         assertThat(fetches.get(RouteTable.ACTIONS).get()).isEqualTo(1);
+    }
+
+    @Test
+    void anExpiredDocumentIsAnsweredAtOnceWhileOneBuildInTheBackgroundReplacesIt() {
+        everyServiceAnswers();
+        MovableClock clock = new MovableClock();
+        OpenApiDocument document = document(clock);
+        ObjectNode first = document.document().block(Duration.ofSeconds(20));
+        assertThat(first.has("x-unavailable")).isFalse();
+        assertThat(fetchesOf(RouteTable.ACTIONS)).isEqualTo(1);
+
+        // actions-service now describes E3; the kept document is 5 minutes old
+        documents.put(RouteTable.ACTIONS, serviceDocument(get(P + "/actions/list", "Meta"),
+                "\"Meta\":{\"type\":\"object\"}"));
+        clock.advance(Duration.ofMinutes(5));
+        ObjectNode stale = document.document().block(Duration.ofSeconds(20));
+        document.document().block(Duration.ofSeconds(20));
+
+        // the caller got the kept document, without waiting for the services
+        assertThat(stale).isSameAs(first);
+        ObjectNode rebuilt = await("the rebuilt document").atMost(Duration.ofSeconds(20))
+                .until(() -> document.document().block(Duration.ofSeconds(20)), doc -> doc != first);
+        assertThat(rebuilt.path("paths").has(P + "/actions/list")).isTrue();
+        // one rebuild for both callers that found the document expired
+        assertThat(fetchesOf(RouteTable.ACTIONS)).isEqualTo(2);
+        assertThat(document.document().block(Duration.ofSeconds(20))).isSameAs(rebuilt);
+    }
+
+    @Test
+    void theWarmUpBuildsAgainWhileAServiceDoesNotAnswerAndStopsOnceComplete() {
+        everyServiceAnswers();
+        documents.remove(RouteTable.OUTCOMES);
+        OpenApiDocument document = document(new MovableClock());
+        reactor.core.Disposable warmUp = document.warmUp(20).subscribe();
+        try {
+            // outcomes-service answers 404 to the first builds; each build asks it again
+            await("a second build").atMost(Duration.ofSeconds(20)).until(() -> fetchesOf(RouteTable.OUTCOMES), n -> n >= 2);
+            documents.put(RouteTable.OUTCOMES, serviceDocument("", ""));
+            await("the warm-up done").atMost(Duration.ofSeconds(20)).until(warmUp::isDisposed);
+        } finally {
+            warmUp.dispose();
+        }
+        int fetched = fetchesOf(RouteTable.OUTCOMES);
+
+        // the first caller gets the complete document without a build of its own
+        ObjectNode doc = document.document().block(Duration.ofSeconds(20));
+        assertThat(doc.has("x-unavailable")).isFalse();
+        assertThat(fetchesOf(RouteTable.OUTCOMES)).isEqualTo(fetched);
+        assertThat(fetchesOf(RouteTable.ACTIONS)).isEqualTo(fetched);
+    }
+
+    @Test
+    void theWarmUpGivesUpAfterItsAttempts() {
+        everyServiceAnswers();
+        documents.remove(RouteTable.OUTCOMES);
+        OpenApiDocument document = document(new MovableClock());
+
+        document.warmUp(3).block(Duration.ofSeconds(20));
+
+        assertThat(fetchesOf(RouteTable.OUTCOMES)).isEqualTo(3);
+        // what it built is kept: an incomplete document that names the service
+        assertThat(document.document().block(Duration.ofSeconds(20)).path("x-unavailable").values())
+                .extracting(JsonNode::asString).containsExactly(RouteTable.OUTCOMES);
+        assertThat(fetchesOf(RouteTable.OUTCOMES)).isEqualTo(3);
     }
 }
