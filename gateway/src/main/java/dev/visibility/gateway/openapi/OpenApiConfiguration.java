@@ -5,6 +5,7 @@ import java.time.Clock;
 import dev.visibility.gateway.routing.RouteResolver;
 import dev.visibility.gateway.routing.RouteTable;
 import dev.visibility.gateway.routing.RoutingConfiguration.ServiceLocations;
+import org.springframework.beans.factory.DisposableBean;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.ApplicationListener;
@@ -16,6 +17,8 @@ import org.springframework.http.server.reactive.ServerHttpRequest;
 import org.springframework.web.reactive.function.server.RouterFunction;
 import org.springframework.web.reactive.function.server.RouterFunctions;
 import org.springframework.web.reactive.function.server.ServerResponse;
+import reactor.core.Disposable;
+import reactor.core.Disposables;
 import reactor.core.publisher.Mono;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
@@ -40,14 +43,35 @@ public class OpenApiConfiguration {
      * write theirs.
      */
     @Bean
-    ApplicationListener<ApplicationReadyEvent> openApiWarmUp(OpenApiDocument document, OpenApiProperties properties) {
-        return ready -> {
+    OpenApiWarmUp openApiWarmUp(OpenApiDocument document, OpenApiProperties properties) {
+        return new OpenApiWarmUp(document, properties);
+    }
+
+    /** Starts the warm-up when the gateway is ready; stops it when the context closes. */
+    static final class OpenApiWarmUp implements ApplicationListener<ApplicationReadyEvent>, DisposableBean {
+
+        private final OpenApiDocument document;
+        private final OpenApiProperties properties;
+        private volatile Disposable running = Disposables.disposed();
+
+        OpenApiWarmUp(OpenApiDocument document, OpenApiProperties properties) {
+            this.document = document;
+            this.properties = properties;
+        }
+
+        @Override
+        public void onApplicationEvent(ApplicationReadyEvent ready) {
             if (properties.warmUpAttempts() > 0) {
-                Mono.delay(properties.warmUpAfter())
+                running = Mono.delay(properties.warmUpAfter())
                         .then(document.warmUp(properties.warmUpAttempts()))
                         .subscribe();
             }
-        };
+        }
+
+        @Override
+        public void destroy() {
+            running.dispose();
+        }
     }
 
     @Bean
