@@ -245,9 +245,10 @@ final class WebhookDrill {
         void awaitProgress(double fraction, Tally tally, int since, int deliveries, Duration within, Stages stages) {
             // the progress itself is what is polled, so that a time-out says where the load stood
             String what = "%.0f %% published and %d more deliveries".formatted(fraction * 100, deliveries);
+            Stall stall = new Stall(what, stages);
             try {
-                Waits.until(what, within, () -> new Progress(sent.get(), acknowledged.get(), failures.size(),
-                                failures.isEmpty() ? "" : failures.get(0), tally.delivered()),
+                Waits.until(what, within, () -> stall.seen(new Progress(sent.get(), acknowledged.get(), failures.size(),
+                                failures.isEmpty() ? "" : failures.get(0), tally.delivered())),
                         progress -> progress.sent() >= fraction * EVENTS && progress.delivered() >= since + deliveries);
             } catch (ConditionTimeoutException e) {
                 // and where the pipeline behind the publisher stood: which stage holds the runs
@@ -257,6 +258,40 @@ final class WebhookDrill {
 
         /** Where the load stands: runs sent, acknowledged and failed (the first failure), deliveries made. */
         record Progress(int sent, int acknowledged, int failed, String firstFailure, int delivered) {
+        }
+
+        /**
+         * Prints where the pipeline stood each {@link #STALLED} (15 s; {@code -Ddrill.stalled-seconds})
+         * that the deliveries did not move while the drill waited for them, so that a stall a drill recovers from is in its output too (a CI run
+         * after a SIGKILL: no delivery for 66 s, then all of them).
+         */
+        private static final class Stall {
+
+            static final long STALLED = Duration.ofSeconds(Integer.getInteger("drill.stalled-seconds", 15)).toNanos();
+            private final String what;
+            private final Stages stages;
+            private int delivered = -1;
+            private long since;
+            private long printed;
+
+            Stall(String what, Stages stages) {
+                this.what = what;
+                this.stages = stages;
+            }
+
+            Progress seen(Progress progress) {
+                long now = System.nanoTime();
+                if (progress.delivered() != delivered) {
+                    delivered = progress.delivered();
+                    since = now;
+                    printed = now;
+                } else if (now - printed >= STALLED) {
+                    printed = now;
+                    System.out.printf("[drill] waiting for %s: no delivery for %.0f s at %s; %s%n", what,
+                            (now - since) / 1e9, progress, stages.describe());
+                }
+                return progress;
+            }
         }
 
         /** Waits until every run is sent and acknowledged (or failed). */
