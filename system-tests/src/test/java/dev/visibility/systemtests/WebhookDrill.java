@@ -245,16 +245,35 @@ final class WebhookDrill {
         void awaitProgress(double fraction, Tally tally, int since, int deliveries, Duration within, Stages stages) {
             // the progress itself is what is polled, so that a time-out says where the load stood
             String what = "%.0f %% published and %d more deliveries".formatted(fraction * 100, deliveries);
-            Stall stall = new Stall(what, stages);
+            Stall stall = new Stall(what, stages, this::producerState);
             try {
                 Waits.until(what, within, () -> stall.seen(new Progress(sent.get(), acknowledged.get(), failures.size(),
                                 failures.isEmpty() ? "" : failures.get(0), tally.delivered())),
                         progress -> progress.sent() >= fraction * EVENTS && progress.delivered() >= since + deliveries);
             } catch (ConditionTimeoutException e) {
                 // and where the pipeline behind the publisher stood: which stage holds the runs
-                throw new AssertionError(e.getMessage() + "; " + stages.describe(), e);
+                throw new AssertionError(e.getMessage() + "; " + producerState() + "; " + stages.describe(), e);
             }
         }
+
+        /**
+         * What the publisher's producer is doing, from its metrics: threads blocked in {@code send()}
+         * (waiting for metadata or buffer), requests in flight, records sent, retried and failed, the
+         * age of its metadata.
+         */
+        String producerState() {
+            Map<String, Object> state = new TreeMap<>();
+            producer.metrics().forEach((name, metric) -> {
+                if (name.group().equals("producer-metrics") && PRODUCER_METRICS.contains(name.name())) {
+                    state.put(name.name(), metric.metricValue());
+                }
+            });
+            return "producer " + state;
+        }
+
+        private static final Set<String> PRODUCER_METRICS = Set.of("waiting-threads", "requests-in-flight",
+                "record-send-total", "record-retry-total", "record-error-total", "metadata-age", "connection-count",
+                "buffer-available-bytes");
 
         /** Where the load stands: runs sent, acknowledged and failed (the first failure), deliveries made. */
         record Progress(int sent, int acknowledged, int failed, String firstFailure, int delivered) {
@@ -270,13 +289,15 @@ final class WebhookDrill {
             static final long STALLED = Duration.ofSeconds(Integer.getInteger("drill.stalled-seconds", 15)).toNanos();
             private final String what;
             private final Stages stages;
+            private final java.util.function.Supplier<String> producer;
             private int delivered = -1;
             private long since;
             private long printed;
 
-            Stall(String what, Stages stages) {
+            Stall(String what, Stages stages, java.util.function.Supplier<String> producer) {
                 this.what = what;
                 this.stages = stages;
+                this.producer = producer;
             }
 
             Progress seen(Progress progress) {
@@ -287,8 +308,8 @@ final class WebhookDrill {
                     printed = now;
                 } else if (now - printed >= STALLED) {
                     printed = now;
-                    System.out.printf("[drill] waiting for %s: no delivery for %.0f s at %s; %s%n", what,
-                            (now - since) / 1e9, progress, stages.describe());
+                    System.out.printf("[drill] waiting for %s: no delivery for %.0f s at %s, %s; %s%n", what,
+                            (now - since) / 1e9, progress, producer.get(), stages.describe());
                 }
                 return progress;
             }
