@@ -10,6 +10,7 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.time.LocalDate;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -24,6 +25,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -281,20 +283,21 @@ final class WebhookDrill {
 
         /**
          * Prints where the pipeline stood each {@link #STALLED} (15 s; {@code -Ddrill.stalled-seconds})
-         * that the deliveries did not move while the drill waited for them, so that a stall a drill recovers from is in its output too (a CI run
-         * after a SIGKILL: no delivery for 66 s, then all of them).
+         * that the deliveries did not move while the drill waited for them, so that a stall a drill
+         * recovers from is in its output too (a CI run after a SIGKILL: no delivery for 66 s, then all
+         * of them).
          */
         private static final class Stall {
 
             static final long STALLED = Duration.ofSeconds(Integer.getInteger("drill.stalled-seconds", 15)).toNanos();
             private final String what;
             private final Stages stages;
-            private final java.util.function.Supplier<String> producer;
+            private final Supplier<String> producer;
             private int delivered = -1;
             private long since;
             private long printed;
 
-            Stall(String what, Stages stages, java.util.function.Supplier<String> producer) {
+            Stall(String what, Stages stages, Supplier<String> producer) {
                 this.what = what;
                 this.stages = stages;
                 this.producer = producer;
@@ -329,7 +332,8 @@ final class WebhookDrill {
     }
 
     /**
-     * The stages between the drill's publisher and its receiver, for a time-out's message: the
+     * The stages between the drill's publisher and its receiver, for a stall's printout and a
+     * time-out's message: the
      * services' consumer groups on {@code bootstrapServers} (committed against end offset, per
      * partition of {@code tracking.runs}, {@code public.events} and of any partition they lag on),
      * visibility-service's outbox in {@code visibilitySchema} (unsent rows, the oldest one's error)
@@ -368,7 +372,7 @@ final class WebhookDrill {
                 for (String group : groups) {
                     Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(group)
                             .partitionsToOffsetAndMetadata().get(15, TimeUnit.SECONDS);
-                    Map<TopicPartition, OffsetSpec> latest = new java.util.HashMap<>();
+                    Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
                     committed.keySet().forEach(partition -> latest.put(partition, OffsetSpec.latest()));
                     Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> ends = admin.listOffsets(latest)
                             .all().get(15, TimeUnit.SECONDS);
@@ -386,7 +390,6 @@ final class WebhookDrill {
         }
 
         private String outbox() {
-            List<String> read = new ArrayList<>();
             try (Connection db = DriverManager.getConnection(SharedInfrastructure.jdbcUrl(), SharedInfrastructure.USER,
                     SharedInfrastructure.PASSWORD);
                     PreparedStatement query = db.prepareStatement("SELECT count(*), max(id),"
@@ -394,12 +397,11 @@ final class WebhookDrill {
                             + " FROM " + visibilitySchema + ".outbox WHERE sent_at IS NULL");
                     ResultSet rows = query.executeQuery()) {
                 rows.next();
-                read.add("unsent " + rows.getLong(1) + " (last id " + rows.getObject(2) + ", oldest's error "
-                        + rows.getString(3) + ")");
+                return "unsent " + rows.getLong(1) + " (last id " + rows.getObject(2) + ", oldest's error "
+                        + rows.getString(3) + ")";
             } catch (SQLException e) {
                 throw new IllegalStateException(e);
             }
-            return String.join(", ", read);
         }
     }
 

@@ -24,6 +24,7 @@ import dev.visibility.gateway.support.StubServices;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import reactor.core.Disposable;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
@@ -63,17 +64,18 @@ class OpenApiDocumentTest {
     private OpenApiDocument document(int downPort) {
         Map<String, URI> locations = locations();
         locations.put(RouteTable.MCP, URI.create("http://127.0.0.1:" + downPort));
-        OpenApiProperties properties = new OpenApiProperties(Duration.ofSeconds(2), Duration.ofMinutes(5),
-                Duration.ofMinutes(5), null, null, null);
-        return new OpenApiDocument(new ServiceLocations(locations), new OpenApiMerger(MAPPER, new RouteResolver()), MAPPER,
-                properties, Clock.systemUTC());
+        return document(locations, Duration.ofMinutes(5), Clock.systemUTC());
     }
 
     /** A document of services that all answer from the stub server, kept 5 minutes (1 s when incomplete) on {@code clock}. */
     private OpenApiDocument document(Clock clock) {
-        OpenApiProperties properties = new OpenApiProperties(Duration.ofSeconds(2), Duration.ofMinutes(5),
-                Duration.ofSeconds(1), null, null, null);
-        return new OpenApiDocument(new ServiceLocations(locations()), new OpenApiMerger(MAPPER, new RouteResolver()), MAPPER,
+        return document(locations(), Duration.ofSeconds(1), clock);
+    }
+
+    private static OpenApiDocument document(Map<String, URI> locations, Duration incompleteTtl, Clock clock) {
+        OpenApiProperties properties = new OpenApiProperties(Duration.ofSeconds(2), Duration.ofMinutes(5), incompleteTtl,
+                null, null, null);
+        return new OpenApiDocument(new ServiceLocations(locations), new OpenApiMerger(MAPPER, new RouteResolver()), MAPPER,
                 properties, clock);
     }
 
@@ -85,7 +87,7 @@ class OpenApiDocumentTest {
         return locations;
     }
 
-    /** Every service answers a document with one public GET of its own routes' (none for those without). */
+    /** Every service answers a valid document without paths. */
     private void everyServiceAnswers() {
         for (String service : RouteTable.SERVICES) {
             documents.put(service, serviceDocument("", ""));
@@ -138,6 +140,7 @@ class OpenApiDocumentTest {
 
     @Test
     void mergesPublicRoutesOfEachServiceWithErrorsHeadersSecurityAndWebhooks() throws IOException {
+        everyServiceAnswers();
         documents.put(RouteTable.ACTIONS, serviceDocument(
                 get(P + "/actions/list", "EnvelopeActionList") + ","
                         + get("/internal/v1/actions", "Meta") + ","
@@ -154,10 +157,6 @@ class OpenApiDocumentTest {
                         // same name, different shape: renamed; same name, same shape: shared
                         + "\"Window\":{\"type\":\"object\",\"properties\":{\"dateFrom\":{\"type\":\"string\",\"format\":\"date\"}}},"
                         + "\"Meta\":{\"type\":\"object\",\"properties\":{\"projectId\":{\"type\":\"string\"}}}"));
-        for (String service : List.of(RouteTable.AUTH, RouteTable.VISIBILITY, RouteTable.TRAFFIC, RouteTable.AGENTS,
-                RouteTable.WEBHOOK)) {
-            documents.put(service, serviceDocument("", ""));
-        }
 
         JsonNode doc = document(StubServices.freePort()).document().block(Duration.ofSeconds(20));
 
@@ -259,7 +258,7 @@ class OpenApiDocumentTest {
         everyServiceAnswers();
         documents.remove(RouteTable.OUTCOMES);
         OpenApiDocument document = document(new MovableClock());
-        reactor.core.Disposable warmUp = document.warmUp(20).subscribe();
+        Disposable warmUp = document.warmUp(20).subscribe();
         try {
             // outcomes-service answers 404 to the first builds; each build asks it again
             await("a second build").atMost(Duration.ofSeconds(20)).until(() -> fetchesOf(RouteTable.OUTCOMES), n -> n >= 2);
