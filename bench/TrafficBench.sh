@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # traffic-service benchmark: ingestion rate of traffic.hits into the rollups and "published ->
-# visible in E4" of probe hits at that rate; then E4 latency over the rollups of 10 million hits on
+# visible in E4" of probe hits at that rate; the drain rate of a backlog published while the service's
+# consumers are paused (-Ddrain.hits=N in BENCH_JAVA_OPTS, by default as many as the ingestion phase;
+# 0: none): its capacity without the sensors' producer on the same cores; then E4 latency over the rollups of 10 million hits on
 # 50,000 paths over 90 days (no filter, domain, domain + pathPrefix). Standalone: an embedded Kafka
 # broker and PostgreSQL and the service in one JVM, as in the tests. Results: bench/TrafficBench.md.
 #

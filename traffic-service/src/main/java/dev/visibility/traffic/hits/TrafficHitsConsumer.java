@@ -3,6 +3,7 @@ package dev.visibility.traffic.hits;
 import dev.visibility.platform.consumer.TopicConsumer;
 import dev.visibility.platform.events.Topics;
 import dev.visibility.platform.events.TrafficHitObserved;
+import dev.visibility.platform.events.TrafficHitQuickReader;
 import dev.visibility.platform.outbox.ClaimTable;
 import dev.visibility.traffic.config.TrafficProperties;
 import org.springframework.context.annotation.Bean;
@@ -13,7 +14,8 @@ import org.springframework.context.annotation.Configuration;
  * valid hits are applied with one statement ({@link HitIngestion}) in the transaction that claims
  * their eventIds (a hit delivered again counts once) in {@code hit_claims}, a claim table of the
  * service's own (migration V4); malformed hits go to {@code traffic.hits.DLT} with their reason
- * after the rest of the batch was applied.
+ * after the rest of the batch was applied. The hits in the sensors' common form are read in one pass
+ * ({@link TrafficHitQuickReader}), the rest through the platform's full reading.
  */
 @Configuration(proxyBeanMethods = false)
 class TrafficHitsConsumer {
@@ -28,6 +30,7 @@ class TrafficHitsConsumer {
     TopicConsumer<TrafficHitObserved> trafficHits(HitIngestion ingestion, TrafficProperties properties, ClaimTable hitClaims) {
         return TopicConsumer.batch(Topics.TRAFFIC_HITS, TrafficHitObserved.class, ingestion::apply)
                 .idempotentIn(hitClaims)
+                .quickReader(new TrafficHitQuickReader())
                 .maxPollRecords(properties.hitsPollRecords())
                 .concurrency(properties.hitsConcurrency())
                 // batches of a few thousand hits rather than whatever arrived since the last fetch

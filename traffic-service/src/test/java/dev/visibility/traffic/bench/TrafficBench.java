@@ -4,6 +4,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -18,9 +19,12 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.Random;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import dev.visibility.platform.consumer.TopicConsumer;
 import dev.visibility.platform.events.Topics;
 import dev.visibility.platform.testing.BenchCpu;
 import dev.visibility.platform.testing.BenchStatements;
@@ -29,12 +33,17 @@ import dev.visibility.platform.testing.TestTokens;
 import dev.visibility.traffic.TrafficServiceApplication;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.common.utils.Utils;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.kafka.config.KafkaListenerEndpointRegistry;
+import org.springframework.kafka.listener.MessageListenerContainer;
 
 /**
  * traffic-service benchmark (issue 18), standalone: an embedded Kafka broker and PostgreSQL (as in
@@ -46,6 +55,9 @@ import org.springframework.context.ConfigurableApplicationContext;
  * crawlers; made before the clock starts), plus one probe hit every 200 ms for a probe project whose
  * E4 total is polled over HTTP every 100 ms. Prints the rate the rollups took the hits in (sustained, from the first send until
  * every hit is applied) and p50/p99/max of "published to visible in E4" of the probes.</li>
+ * <li><b>Drain</b> ({@code -Ddrain.hits}, by default as many as the ingestion phase; 0: none): that many
+ * hits published while the service's consumers are paused, then taken in as fast as the service can:
+ * its capacity without the sensors' producer on the same two cores.</li>
  * <li><b>E4 latency</b>: the rollups that {@code hits} hits over 90 days on {@code paths} distinct
  * paths make (two hostnames, /docs and /blog, 50 sections each), inserted directly with SQL (the
  * benchmark may; the service never does), then {@code samples} sequential E4 requests per query
@@ -74,6 +86,8 @@ public final class TrafficBench {
     static final int CRAWLER_SESSIONS = Integer.getInteger("crawler.sessions", 500);
     /** How the sensors mint eventIds: {@code random} (version 4) or {@code v7} (RFC 9562's time-ordered version 7). */
     static final String IDS = System.getProperty("ids", "random");
+    /** How the benchmark's projects fall on the partitions of {@code traffic.hits} ({@code -Dprojects.spread=}): {@code even} or {@code random} ({@link #projects}). */
+    static final String SPREAD = System.getProperty("projects.spread", "even");
 
     public static void main(String[] args) {
         try {
@@ -110,9 +124,15 @@ public final class TrafficBench {
                 Runtime.getRuntime().availableProcessors(), sharedBuffers, rate, seconds, projects,
                 SESSIONS.equals("demo") ? "as the demo's (" + CRAWLER_SESSIONS + " crawler sessions a project, visitors read 3 pages)"
                         : "random (20,000 a kind: nearly every hit a new session)");
-        System.out.println("eventIds " + (IDS.equals("v7") ? "time-ordered (UUID version 7)" : "random (UUID version 4)"));
+        System.out.println("eventIds " + (IDS.equals("v7") ? "time-ordered (UUID version 7)" : "random (UUID version 4)")
+                + "; projects spread over the " + partitions() + " partitions of " + Topics.TRAFFIC_HITS + " "
+                + (SPREAD.equals("random") ? "at random" : "evenly"));
 
         ingestion(base, rate, seconds, projects, context.getBean(MeterRegistry.class));
+        long drain = Long.getLong("drain.hits", (long) rate * seconds);
+        if (drain > 0) {
+            drain(drain, projects, context.getBean(KafkaListenerEndpointRegistry.class));
+        }
         e4(base, samples, paths, hits);
         context.close();
     }
@@ -120,14 +140,7 @@ public final class TrafficBench {
     // ---------------------------------------------------------------- ingestion
 
     private static void ingestion(String base, int rate, int seconds, int projectCount, MeterRegistry meters) throws Exception {
-        Properties config = new Properties();
-        config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, SharedInfrastructure.kafkaBootstrapServers());
-        config.put(ProducerConfig.ACKS_CONFIG, "all");
-        config.put(ProducerConfig.LINGER_MS_CONFIG, 5);
-        config.put(ProducerConfig.BATCH_SIZE_CONFIG, 512 * 1024);
-        config.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
-        config.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
-        config.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
+        Properties config = producerConfig();
         Random random = new Random(42);
 
         // warm-up: the same load on other projects, through the same producer and with the same probes
@@ -193,6 +206,79 @@ public final class TrafficBench {
                 BenchStatements.print("hit", applied);
             }
         }
+    }
+
+    /**
+     * The service's capacity without the sensors on the same cores: {@code count} hits published while
+     * the service's {@code traffic.hits} consumers are paused, then taken in from the topic as fast as the
+     * service can. What the sustained phase measures with the sensors' producer beside the service (about
+     * a sixth of the JVM's CPU a hit goes to publishing) this phase leaves out; the broker's work of
+     * serving the fetches stays in. No probes: a probe would wait behind the backlog.
+     */
+    private static void drain(long count, int projectCount, KafkaListenerEndpointRegistry registry) throws Exception {
+        MessageListenerContainer consumers = registry.getListenerContainer(TopicConsumer.listenerId(Topics.TRAFFIC_HITS));
+        if (consumers == null) {
+            throw new IllegalStateException("no listener container for " + Topics.TRAFFIC_HITS);
+        }
+        consumers.pause();
+        long pauseDeadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (!consumers.isContainerPaused()) {
+            if (System.nanoTime() > pauseDeadline) {
+                throw new IllegalStateException("the traffic.hits consumers did not pause within 30 s");
+            }
+            Thread.sleep(20);
+        }
+        List<UUID> projects = projects(projectCount);
+        Hits hits = Hits.make(projects, count, new Random(7));
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(producerConfig())) {
+            int partitions = producer.partitionsFor(Topics.TRAFFIC_HITS).size();
+            AtomicLongArray perPartition = new AtomicLongArray(partitions);
+            long sendStarted = System.nanoTime();
+            for (int i = 0; i < hits.keys().length; i++) {
+                producer.send(new ProducerRecord<>(Topics.TRAFFIC_HITS, hits.keys()[i], hits.values()[i]),
+                        (metadata, failure) -> {
+                            if (failure == null) {
+                                perPartition.incrementAndGet(metadata.partition());
+                            }
+                        });
+            }
+            producer.flush();
+            System.out.printf("DRAIN: %,d hits published in %.1f s while the consumers were paused; by partition %s%n", count,
+                    (System.nanoTime() - sendStarted) / 1e9, perPartition);
+        }
+        long[] walStarted = wal();
+        double cpuStarted = BenchCpu.seconds();
+        double pgStarted = BenchCpu.postgresSeconds();
+        double jitStarted = compilerSeconds();
+        long[] machineStarted = BenchCpu.machineTicks();
+        long started = System.nanoTime();
+        consumers.resume();
+        long applied = awaitApplied(projects, count, started);
+        double seconds = (System.nanoTime() - started) / 1e9;
+        double cpu = BenchCpu.seconds() - cpuStarted;
+        double pg = BenchCpu.postgresSeconds() - pgStarted;
+        double jit = compilerSeconds() - jitStarted;
+        double busy = BenchCpu.machineBusy(machineStarted, BenchCpu.machineTicks());
+        long[] walEnded = wal();
+        System.out.printf("DRAIN: %,d of %,d hits applied to the rollups in %.1f s from the consumers' resumption: %,.0f hits/s%n",
+                applied, count, seconds, applied / seconds);
+        System.out.printf("DRAIN CPU: %.0f µs per hit (JVM with the broker %.0f, of which the JIT compilers %.0f; PostgreSQL %.0f);"
+                + " the machine's %d cores %.0f %% busy; %,.0f bytes of WAL a hit%n", cpu * 1e6 / applied, (cpu - pg) * 1e6 / applied,
+                jit * 1e6 / applied, pg * 1e6 / applied, Runtime.getRuntime().availableProcessors(), 100 * busy,
+                (double) (walEnded[0] - walStarted[0]) / applied);
+    }
+
+    /** The sensors' producer: every replica acknowledging (so idempotent, Kafka's default then), batched as a sensor gateway would. */
+    private static Properties producerConfig() {
+        Properties config = new Properties();
+        config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, SharedInfrastructure.kafkaBootstrapServers());
+        config.put(ProducerConfig.ACKS_CONFIG, "all");
+        config.put(ProducerConfig.LINGER_MS_CONFIG, 5);
+        config.put(ProducerConfig.BATCH_SIZE_CONFIG, 512 * 1024);
+        config.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
+        config.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
+        config.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
+        return config;
     }
 
     /** The service's session scopes so far: those its session cache vouched for, and those it looked up. */
@@ -262,12 +348,43 @@ public final class TrafficBench {
         }
     }
 
+    /**
+     * {@code count} new projects. With {@link #SPREAD} {@code even} (the default) they are drawn so that
+     * each partition of {@code traffic.hits} holds as many of them as the others (by the producer's own
+     * choice of partition for a key): a project's batches are applied one at a time (its advisory lock),
+     * so with 12 random projects on 3 partitions one consumer often had half of the hits and the cores
+     * waited for it (the machine 86-88 % busy with a 50 % partition, 94-98 % with 41 %), which made
+     * the rate depend on the draw. {@code random}: any projects, as before session 33.
+     */
     private static List<UUID> projects(int count) {
+        int partitions = partitions();
+        int[] held = new int[partitions];
+        int most = (count + partitions - 1) / partitions;
         List<UUID> projects = new ArrayList<>();
-        for (int i = 0; i < count; i++) {
-            projects.add(UUID.randomUUID());
+        while (projects.size() < count) {
+            UUID project = UUID.randomUUID();
+            int partition = Utils.toPositive(Utils.murmur2(project.toString().getBytes(StandardCharsets.UTF_8))) % partitions;
+            if (SPREAD.equals("random") || held[partition] < most) {
+                held[partition]++;
+                projects.add(project);
+            }
         }
         return projects;
+    }
+
+    private static int partitions;
+
+    /** How many partitions {@code traffic.hits} has (the service made the topic at its start). */
+    private static synchronized int partitions() {
+        if (partitions == 0) {
+            try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, SharedInfrastructure.kafkaBootstrapServers()))) {
+                partitions = admin.describeTopics(List.of(Topics.TRAFFIC_HITS)).allTopicNames().get(30, TimeUnit.SECONDS)
+                        .get(Topics.TRAFFIC_HITS).partitions().size();
+            } catch (Exception e) {
+                throw new IllegalStateException("cannot read the partitions of " + Topics.TRAFFIC_HITS, e);
+            }
+        }
+        return partitions;
     }
 
     /**

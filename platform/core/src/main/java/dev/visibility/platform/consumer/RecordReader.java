@@ -10,7 +10,8 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
 
 /**
- * Reads a record's JSON value and validates it, in this order: JSON object; {@code schemaVersion}
+ * Reads a record's JSON value and validates it, in this order (after a {@link QuickReader}, when the
+ * consumer has one and it answers the record: then only {@link ConsumedRecord#validate()}): JSON object; {@code schemaVersion}
  * (absent means 1) one that the topic's schema lists; the topic's JSON Schema; the record type
  * ({@code type}); Bean Validation; {@link ConsumedRecord#validate()}. Anything wrong is a
  * {@link PoisonRecord} whose message names the member, never its value.
@@ -27,20 +28,37 @@ final class RecordReader<T extends ConsumedRecord> {
     private final TopicSchemas schemas;
     /** Whether the type has any Bean Validation constraint: a record of a type without any skips the validator. */
     private final boolean constrained;
+    /** Tried first when not null ({@link QuickReader}). */
+    private final QuickReader<T> quick;
 
     RecordReader(String topic, Class<T> type, ObjectMapper mapper, Validator validator, TopicSchemas schemas) {
+        this(topic, type, mapper, validator, schemas, null);
+    }
+
+    RecordReader(String topic, Class<T> type, ObjectMapper mapper, Validator validator, TopicSchemas schemas,
+            QuickReader<T> quick) {
         this.topic = topic;
         this.type = type;
         this.mapper = mapper;
         this.validator = validator;
         this.schemas = schemas;
         this.constrained = validator.getConstraintsForClass(type).isBeanConstrained();
+        if (quick != null && constrained) {
+            throw new IllegalStateException("The consumer of " + topic + " has a quick reader, but " + type.getSimpleName()
+                    + " has Bean Validation constraints, which a quick reading would skip");
+        }
+        this.quick = quick;
         schemas.of(topic);
     }
 
     T read(String value) {
         if (value == null) {
             throw new PoisonRecord("record without a value");
+        }
+        T quickly = readQuickly(value);
+        if (quickly != null) {
+            quickly.validate();
+            return quickly;
         }
         JsonNode tree;
         try {
@@ -83,5 +101,17 @@ final class RecordReader<T extends ConsumedRecord> {
         }
         record.validate();
         return record;
+    }
+
+    /** The quick reader's record, or null (none, or it left the value to the full reading, or it failed). */
+    private T readQuickly(String value) {
+        if (quick == null) {
+            return null;
+        }
+        try {
+            return quick.readOrNull(value);
+        } catch (RuntimeException e) {
+            return null;
+        }
     }
 }

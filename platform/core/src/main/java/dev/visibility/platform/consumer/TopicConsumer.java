@@ -31,10 +31,11 @@ import dev.visibility.platform.outbox.Claims;
  * @param concurrency     consumers per service instance; null keeps the service's setting
  * @param gather          when not null, how long the broker may hold a fetch to gather a bigger batch
  * @param timeout         how long one record's (or one batch's) handling may take before it counts as a transient failure
+ * @param quickReader     when not null, tried before the full reading for each record ({@link QuickReader})
  */
 public record TopicConsumer<T extends ConsumedRecord>(String topic, Class<T> type, RecordHandler<T> handler,
         BatchHandler<T> batchHandler, Claims claims, Integer maxPollRecords, Integer concurrency, Duration timeout,
-        Gather gather) {
+        Gather gather, QuickReader<T> quickReader) {
 
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(60);
 
@@ -57,7 +58,7 @@ public record TopicConsumer<T extends ConsumedRecord>(String topic, Class<T> typ
 
     /** One record at a time: the handler sees each valid record once its predecessors succeeded. */
     public static <T extends ConsumedRecord> TopicConsumer<T> of(String topic, Class<T> type, RecordHandler<T> handler) {
-        return new TopicConsumer<>(topic, type, handler, null, null, null, null, DEFAULT_TIMEOUT, null);
+        return new TopicConsumer<>(topic, type, handler, null, null, null, null, DEFAULT_TIMEOUT, null, null);
     }
 
     /**
@@ -68,7 +69,7 @@ public record TopicConsumer<T extends ConsumedRecord>(String topic, Class<T> typ
      * records are dead-lettered).
      */
     public static <T extends ConsumedRecord> TopicConsumer<T> batch(String topic, Class<T> type, BatchHandler<T> handler) {
-        return new TopicConsumer<>(topic, type, null, handler, null, null, null, DEFAULT_TIMEOUT, null);
+        return new TopicConsumer<>(topic, type, null, handler, null, null, null, DEFAULT_TIMEOUT, null, null);
     }
 
     /**
@@ -135,12 +136,21 @@ public record TopicConsumer<T extends ConsumedRecord>(String topic, Class<T> typ
         return with(copy -> copy.gather = settings);
     }
 
+    /**
+     * Reads the records that {@code reader} knows in one pass, and only the others through the JSON tree,
+     * the topic's schema and the mapping ({@link QuickReader}; for the type's records in their common
+     * form the two readings give the same record).
+     */
+    public TopicConsumer<T> quickReader(QuickReader<T> reader) {
+        return with(copy -> copy.quickReader = Objects.requireNonNull(reader, "reader"));
+    }
+
     /** This declaration with the settings {@code change} sets; the others as they are. */
     private TopicConsumer<T> with(java.util.function.Consumer<Copy<T>> change) {
         Copy<T> copy = new Copy<>(this);
         change.accept(copy);
         return new TopicConsumer<>(topic, type, handler, batchHandler, copy.claims, copy.maxPollRecords,
-                copy.concurrency, copy.timeout, copy.gather);
+                copy.concurrency, copy.timeout, copy.gather, copy.quickReader);
     }
 
     /** The settings a {@code with...} method may change, copied from a declaration (one place to add the next). */
@@ -150,6 +160,7 @@ public record TopicConsumer<T extends ConsumedRecord>(String topic, Class<T> typ
         Integer concurrency;
         Duration timeout;
         Gather gather;
+        QuickReader<T> quickReader;
 
         Copy(TopicConsumer<T> from) {
             claims = from.claims;
@@ -157,6 +168,7 @@ public record TopicConsumer<T extends ConsumedRecord>(String topic, Class<T> typ
             concurrency = from.concurrency;
             timeout = from.timeout;
             gather = from.gather;
+            quickReader = from.quickReader;
         }
     }
 

@@ -228,7 +228,8 @@ public class TopicConsumers implements KafkaListenerConfigurer, ApplicationConte
             throw new IllegalStateException("The consumer of " + consumer.topic()
                     + " is idempotent but the service has no database (ProcessedEvents, ReactiveTransactionManager)");
         }
-        RecordReader<T> reader = new RecordReader<>(consumer.topic(), consumer.type(), mapper, validator, schemas);
+        RecordReader<T> reader = new RecordReader<>(consumer.topic(), consumer.type(), mapper, validator, schemas,
+                consumer.quickReader());
         TransactionalOperator tx = transactions == null ? null : TransactionalOperator.create(transactions);
         if (consumer.isBatch()) {
             return new BatchTopicConsumerListener<>(consumer, reader, processed, tx, deadLetters,
