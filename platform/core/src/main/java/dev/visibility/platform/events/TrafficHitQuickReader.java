@@ -86,22 +86,19 @@ public final class TrafficHitQuickReader implements QuickReader<TrafficHitObserv
                     return null;
                 }
                 String text = p.getString();
-                switch (member) {
-                    case EVENT_ID -> eventId = QuickChecks.uuid(text);
-                    case PROJECT_ID -> projectId = QuickChecks.uuid(text);
-                    case SOURCE -> source = QuickChecks.printableAscii(text, 1, 100) ? text : null;
-                    case HOSTNAME -> hostname = QuickChecks.printableAscii(text, 1, 253) && isHostname(text) ? text : null;
-                    case PATH -> path = QuickChecks.printableAscii(text, 1, 2048) && text.charAt(0) == '/' ? text : null;
-                    case BOT_NAME -> botName = QuickChecks.printableAscii(text, 1, 100) ? text : null;
-                    case REFERRER -> referrer = QuickChecks.printableAscii(text, 1, 2048) ? text : null;
-                    case SESSION_ID -> sessionId = QuickChecks.printableAscii(text, 1, 128) ? text : null;
-                    default -> observedAt = QuickChecks.instant(text);
-                }
-                if (eventId == null && member == EVENT_ID || projectId == null && member == PROJECT_ID
-                        || source == null && member == SOURCE || hostname == null && member == HOSTNAME
-                        || path == null && member == PATH || botName == null && member == BOT_NAME
-                        || referrer == null && member == REFERRER || sessionId == null && member == SESSION_ID
-                        || observedAt == null && member == OBSERVED_AT) {
+                boolean usable = switch (member) {
+                    case EVENT_ID -> (eventId = QuickChecks.uuid(text)) != null;
+                    case PROJECT_ID -> (projectId = QuickChecks.uuid(text)) != null;
+                    case SOURCE -> QuickChecks.printableAscii(source = text, 1, 100);
+                    case HOSTNAME -> QuickChecks.printableAscii(hostname = text, 1, 253) && isHostname(text);
+                    case PATH -> QuickChecks.printableAscii(path = text, 1, 2048) && text.charAt(0) == '/';
+                    case BOT_NAME -> QuickChecks.printableAscii(botName = text, 1, 100);
+                    case REFERRER -> QuickChecks.printableAscii(referrer = text, 1, 2048);
+                    case SESSION_ID -> QuickChecks.printableAscii(sessionId = text, 1, 128);
+                    case OBSERVED_AT -> (observedAt = QuickChecks.instant(text)) != null;
+                    default -> false;
+                };
+                if (!usable) {
                     return null;
                 }
             }

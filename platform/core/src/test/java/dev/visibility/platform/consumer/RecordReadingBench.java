@@ -18,8 +18,12 @@ import jakarta.validation.Validation;
  * ({@link TrafficHitQuickReader}), on hits as the traffic benchmark's sensors write them. One thread, no
  * broker or database; alternated rounds after a warm-up; prints the thread's CPU a record.
  *
- * <pre>mvn -q -o test-compile -pl platform/core &amp;&amp; java -cp "platform/core/target/test-classes:platform/core/target/classes:$(cat cp.txt)" dev.visibility.platform.consumer.RecordReadingBench [records=200000] [rounds=5]</pre>
- * (bench/TrafficBench.md, session 33, gives the classpath command.)
+ * <pre>
+ * mvn -q -o test-compile dependency:build-classpath -pl platform/core -Dmdep.includeScope=test -Dmdep.outputFile=/tmp/pcp.txt
+ * java -cp "platform/core/target/test-classes:platform/core/target/classes:$(cat /tmp/pcp.txt)" \
+ *     dev.visibility.platform.consumer.RecordReadingBench [records=200000] [rounds=5]
+ * </pre>
+ * Figures: bench/TrafficBench.md, session 33.
  */
 public final class RecordReadingBench {
 

@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.UUID;
 
+import dev.visibility.platform.events.AdoptionMetricSampled;
 import dev.visibility.platform.events.Topics;
 import dev.visibility.platform.events.TrafficHitObserved;
 import dev.visibility.platform.events.TrafficHitQuickReader;
@@ -108,6 +109,16 @@ class TrafficHitQuickReaderTest {
         assertThat(quick.readOrNull(json(both))).isNotNull();
         assertThatThrownBy(() -> withQuick.read(json(both))).isInstanceOf(PoisonRecord.class)
                 .hasMessage("exactly one of botName and referrer must be set");
+    }
+
+    @Test
+    void aTypeWithBeanValidationConstraintsCannotHaveAQuickReader() {
+        // a quick reading would skip the constraints
+        assertThatThrownBy(() -> new RecordReader<>(Topics.ADOPTION_METRICS, AdoptionMetricSampled.class, MAPPER, VALIDATOR,
+                new TopicSchemas(), value -> null))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessage("The consumer of adoption.metrics has a quick reader, but AdoptionMetricSampled has Bean Validation"
+                        + " constraints, which a quick reading would skip");
     }
 
     /** The record {@code reader} reads from {@code value}, or the reason it refuses it. */
