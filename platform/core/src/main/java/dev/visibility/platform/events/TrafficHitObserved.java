@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.UUID;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import dev.visibility.platform.consumer.ConsumedRecord;
 import dev.visibility.platform.consumer.PoisonRecord;
 
@@ -47,10 +48,14 @@ public record TrafficHitObserved(
     /** How far in the future an observation may lie (sensor clocks drift); later ones are poison. */
     public static final Duration MAX_CLOCK_SKEW = Duration.ofHours(1);
 
+    /** Not a member of the record's JSON (the topic's schema has none such): derived from {@code botName}. */
+    @JsonIgnore
     public boolean isBot() {
         return botName != null;
     }
 
+    /** Not a member of the record's JSON: derived from {@code referrer}. */
+    @JsonIgnore
     public boolean isReferral() {
         return referrer != null;
     }

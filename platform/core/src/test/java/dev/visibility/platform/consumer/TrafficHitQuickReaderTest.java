@@ -68,6 +68,15 @@ class TrafficHitQuickReaderTest {
     }
 
     @Test
+    void aHitAsThePlatformsProducersWriteItIsReadQuickly() {
+        // the demo data and the simulator publish the record's JSON as the services' mapper writes it (DemoRecords)
+        TrafficHitObserved hit = new TrafficHitObserved(UUID.randomUUID(), UUID.randomUUID(), "cloudflare", "docs.example.com",
+                "/docs/start", 200, "GPTBot", null, "bot-1", Instant.parse("2026-11-29T10:15:30.123Z"));
+        String value = MAPPER.writeValueAsString(hit);
+        assertThat(quick.readOrNull(value)).as(value).isEqualTo(hit);
+    }
+
+    @Test
     void everyMutationIsEitherReadAsTheFullReadingReadsItOrLeftToIt() {
         Random random = new Random(34);
         int quicklyRead = 0;
