@@ -186,11 +186,7 @@ public final class TrafficBench {
             }
             Thread watcher = watch(http, base, probes);
             boolean statements = BenchStatements.reset();
-            long[] walStarted = wal();
-            double cpuStarted = BenchCpu.seconds();
-            double pgStarted = BenchCpu.postgresSeconds();
-            double jitStarted = compilerSeconds();
-            long[] machineStarted = BenchCpu.machineTicks();
+            Meter meter = Meter.start();
             double[] scopesStarted = sessionScopes(meters);
             long started = System.nanoTime();
             publish(producer, hits, rate, started, probes);
@@ -199,19 +195,14 @@ public final class TrafficBench {
                     probes.sent.size());
             long applied = awaitApplied(projects, total, started);
             System.out.printf("measured phase over (%s)%n", Instant.now());
-            double appliedSeconds = (System.nanoTime() - started) / 1e9;
-            double cpu = BenchCpu.seconds() - cpuStarted;
-            double pg = BenchCpu.postgresSeconds() - pgStarted;
-            double jit = compilerSeconds() - jitStarted;
-            double busy = BenchCpu.machineBusy(machineStarted, BenchCpu.machineTicks());
-            long[] walEnded = wal();
+            Spent spent = meter.stop(started);
             // the probes: until the last one is seen
             long probeDeadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
             while (probes.latencies.size() < probes.sent.size() && System.nanoTime() < probeDeadline) {
                 Thread.sleep(50);
             }
             watcher.interrupt();
-            report(total, applied, appliedSeconds, cpu, pg, jit, busy, walStarted, walEnded, probes);
+            report(total, applied, spent, probes);
             double[] scopesEnded = sessionScopes(meters);
             double cached = scopesEnded[0] - scopesStarted[0];
             double looked = scopesEnded[1] - scopesStarted[1];
@@ -262,26 +253,41 @@ public final class TrafficBench {
             System.out.printf("DRAIN: %,d hits published in %.1f s while the consumers were paused; by partition %s%n", count,
                     (System.nanoTime() - sendStarted) / 1e9, perPartition);
         }
-        long[] walStarted = wal();
-        double cpuStarted = BenchCpu.seconds();
-        double pgStarted = BenchCpu.postgresSeconds();
-        double jitStarted = compilerSeconds();
-        long[] machineStarted = BenchCpu.machineTicks();
+        Meter meter = Meter.start();
         long started = System.nanoTime();
         consumers.resume();
         long applied = awaitApplied(projects, count, started);
-        double seconds = (System.nanoTime() - started) / 1e9;
-        double cpu = BenchCpu.seconds() - cpuStarted;
-        double pg = BenchCpu.postgresSeconds() - pgStarted;
-        double jit = compilerSeconds() - jitStarted;
-        double busy = BenchCpu.machineBusy(machineStarted, BenchCpu.machineTicks());
-        long[] walEnded = wal();
+        Spent spent = meter.stop(started);
         System.out.printf("DRAIN: %,d of %,d hits applied to the rollups in %.1f s from the consumers' resumption: %,.0f hits/s%n",
-                applied, count, seconds, applied / seconds);
+                applied, count, spent.seconds(), applied / spent.seconds());
         System.out.printf("DRAIN CPU: %.0f µs per hit (JVM with the broker %.0f, of which the JIT compilers %.0f; PostgreSQL %.0f);"
-                + " the machine's %d cores %.0f %% busy; %,.0f bytes of WAL a hit%n", cpu * 1e6 / applied, (cpu - pg) * 1e6 / applied,
-                jit * 1e6 / applied, pg * 1e6 / applied, Runtime.getRuntime().availableProcessors(), 100 * busy,
-                (double) (walEnded[0] - walStarted[0]) / applied);
+                + " the machine's %d cores %.0f %% busy; %,.0f bytes of WAL a hit%n", spent.cpu() * 1e6 / applied,
+                (spent.cpu() - spent.pg()) * 1e6 / applied, spent.jit() * 1e6 / applied, spent.pg() * 1e6 / applied,
+                Runtime.getRuntime().availableProcessors(), 100 * spent.busy(), (double) spent.walBytes() / applied);
+    }
+
+    /** The counters a measured phase is read against, taken at its start. */
+    private record Meter(long[] walAt, double cpu, double pg, double jit, long[] machine) {
+
+        static Meter start() throws Exception {
+            return new Meter(TrafficBench.wal(), BenchCpu.seconds(), BenchCpu.postgresSeconds(), compilerSeconds(), BenchCpu.machineTicks());
+        }
+
+        /** What the phase that began at {@code started} (nanoTime) spent until now. */
+        Spent stop(long started) throws Exception {
+            double seconds = (System.nanoTime() - started) / 1e9;
+            double busy = BenchCpu.machineBusy(machine, BenchCpu.machineTicks());
+            long[] ended = TrafficBench.wal();
+            return new Spent(seconds, BenchCpu.seconds() - cpu, BenchCpu.postgresSeconds() - pg, compilerSeconds() - jit, busy,
+                    ended[0] - walAt[0], ended[1] - walAt[1]);
+        }
+    }
+
+    /**
+     * A phase's wall seconds, CPU seconds (this JVM and PostgreSQL; PostgreSQL's; this JVM's JIT compilers'), the
+     * machine's busy share, the WAL bytes and checkpoints it wrote.
+     */
+    private record Spent(double seconds, double cpu, double pg, double jit, double busy, long walBytes, long checkpoints) {
     }
 
     /** The sensors' producer: every replica acknowledging (so idempotent, Kafka's default then), batched as a sensor gateway would. */
@@ -329,19 +335,18 @@ public final class TrafficBench {
         return watcher;
     }
 
-    private static void report(long total, long applied, double appliedSeconds, double cpu, double pg, double jit,
-            double busy, long[] walStarted, long[] walEnded, Probes probes) {
+    private static void report(long total, long applied, Spent spent, Probes probes) {
         System.out.printf("INGESTION: %,d of %,d hits applied to the rollups in %.1f s from the first send: %,.0f hits/s sustained%n",
-                applied, total, appliedSeconds, applied / appliedSeconds);
+                applied, total, spent.seconds(), applied / spent.seconds());
         System.out.printf("INGESTION CPU: %.1f s (this JVM, broker and producer included, and PostgreSQL's processes): "
-                + "%.0f µs per hit (JVM %.0f, PostgreSQL %.0f), %,.0f hits per CPU-second%n", cpu, cpu * 1e6 / applied,
-                (cpu - pg) * 1e6 / applied, pg * 1e6 / applied, applied / cpu);
+                + "%.0f µs per hit (JVM %.0f, PostgreSQL %.0f), %,.0f hits per CPU-second%n", spent.cpu(), spent.cpu() * 1e6 / applied,
+                (spent.cpu() - spent.pg()) * 1e6 / applied, spent.pg() * 1e6 / applied, applied / spent.cpu());
         System.out.printf("INGESTION MACHINE: its %d cores %.0f %% busy during the phase (/proc/stat)%n",
-                Runtime.getRuntime().availableProcessors(), 100 * busy);
+                Runtime.getRuntime().availableProcessors(), 100 * spent.busy());
         System.out.printf("INGESTION JIT: the compiler threads took %.1f s of the JVM's CPU (%.0f µs per hit): near 0 once warm%n",
-                jit, jit * 1e6 / applied);
-        System.out.printf("INGESTION WAL: %,.0f bytes per hit, %d checkpoints%n", (double) (walEnded[0] - walStarted[0]) / applied,
-                walEnded[1] - walStarted[1]);
+                spent.jit(), spent.jit() * 1e6 / applied);
+        System.out.printf("INGESTION WAL: %,.0f bytes per hit, %d checkpoints%n", (double) spent.walBytes() / applied,
+                spent.checkpoints());
         List<Long> latencies = new ArrayList<>(probes.latencies);
         Collections.sort(latencies);
         if (!latencies.isEmpty()) {
