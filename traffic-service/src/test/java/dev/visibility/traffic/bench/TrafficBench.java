@@ -164,38 +164,36 @@ public final class TrafficBench {
             double settleJit = Double.parseDouble(System.getProperty("settle.jit", "0.03"));
             int settleRounds = Integer.getInteger("settle.rounds", 6);
             long settleHits = Long.getLong("settle.hits", 300_000L);
-            for (int round = 0; warmup > 0 && round <= settleRounds; round++) {
-                long count = round == 0 ? warmup : settleHits;
+            for (int number = 0; warmup > 0 && number <= settleRounds; number++) {
+                long count = number == 0 ? warmup : settleHits;
                 List<UUID> warmupProjects = projects(projectCount);
                 Probes warmupProbes = new Probes(UUID.randomUUID(), random);
                 Hits warmupHits = Hits.make(warmupProjects, count, random);
                 Thread warmupWatcher = watch(http, base, warmupProbes);
-                double jvmBefore = BenchCpu.jvmSeconds();
-                double jitBefore = compilerSeconds();
-                long warmupStarted = System.nanoTime();
-                publish(producer, warmupHits, rate, warmupStarted, warmupProbes);
-                awaitApplied(warmupProjects, count, warmupStarted);
+                Meter round = Meter.start();
+                publish(producer, warmupHits, rate, round.started(), warmupProbes);
+                awaitApplied(warmupProjects, count, round.started());
                 warmupWatcher.interrupt();
-                double share = (compilerSeconds() - jitBefore) / (BenchCpu.jvmSeconds() - jvmBefore);
+                Spent spent = round.stop();
+                double share = spent.jit() / (spent.cpu() - spent.pg());
                 System.out.printf("%s: %,d hits applied in %.1f s, the JIT compilers %.1f %% of this JVM's CPU (%s)%n",
-                        round == 0 ? "warm-up" : "settling round " + round, count, (System.nanoTime() - warmupStarted) / 1e9,
-                        100 * share, Instant.now());
+                        number == 0 ? "warm-up" : "settling round " + number, count, spent.seconds(), 100 * share, Instant.now());
                 if (share <= settleJit) {
                     break;
                 }
             }
             Thread watcher = watch(http, base, probes);
             boolean statements = BenchStatements.reset();
-            Meter meter = Meter.start();
             double[] scopesStarted = sessionScopes(meters);
-            long started = System.nanoTime();
+            Meter meter = Meter.start();
+            long started = meter.started();
             publish(producer, hits, rate, started, probes);
             double sendSeconds = (System.nanoTime() - started) / 1e9;
             System.out.printf("published %,d hits in %.1f s (%,.0f/s) and %d probes%n", total, sendSeconds, total / sendSeconds,
                     probes.sent.size());
             long applied = awaitApplied(projects, total, started);
             System.out.printf("measured phase over (%s)%n", Instant.now());
-            Spent spent = meter.stop(started);
+            Spent spent = meter.stop();
             // the probes: until the last one is seen
             long probeDeadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
             while (probes.latencies.size() < probes.sent.size() && System.nanoTime() < probeDeadline) {
@@ -238,8 +236,7 @@ public final class TrafficBench {
         List<UUID> projects = projects(projectCount);
         Hits hits = Hits.make(projects, count, new Random(7));
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(producerConfig())) {
-            int partitions = producer.partitionsFor(Topics.TRAFFIC_HITS).size();
-            AtomicLongArray perPartition = new AtomicLongArray(partitions);
+            AtomicLongArray perPartition = new AtomicLongArray(partitions());
             long sendStarted = System.nanoTime();
             for (int i = 0; i < hits.keys().length; i++) {
                 producer.send(new ProducerRecord<>(Topics.TRAFFIC_HITS, hits.keys()[i], hits.values()[i]),
@@ -254,10 +251,9 @@ public final class TrafficBench {
                     (System.nanoTime() - sendStarted) / 1e9, perPartition);
         }
         Meter meter = Meter.start();
-        long started = System.nanoTime();
         consumers.resume();
-        long applied = awaitApplied(projects, count, started);
-        Spent spent = meter.stop(started);
+        long applied = awaitApplied(projects, count, meter.started());
+        Spent spent = meter.stop();
         System.out.printf("DRAIN: %,d of %,d hits applied to the rollups in %.1f s from the consumers' resumption: %,.0f hits/s%n",
                 applied, count, spent.seconds(), applied / spent.seconds());
         System.out.printf("DRAIN CPU: %.0f µs per hit (JVM with the broker %.0f, of which the JIT compilers %.0f; PostgreSQL %.0f);"
@@ -266,15 +262,16 @@ public final class TrafficBench {
                 Runtime.getRuntime().availableProcessors(), 100 * spent.busy(), (double) spent.walBytes() / applied);
     }
 
-    /** The counters a measured phase is read against, taken at its start. */
-    private record Meter(long[] walAt, double cpu, double pg, double jit, long[] machine) {
+    /** The counters a measured phase is read against, taken at its start ({@code started}: its nanoTime). */
+    private record Meter(long[] walAt, double cpu, double pg, double jit, long[] machine, long started) {
 
         static Meter start() throws Exception {
-            return new Meter(TrafficBench.wal(), BenchCpu.seconds(), BenchCpu.postgresSeconds(), compilerSeconds(), BenchCpu.machineTicks());
+            return new Meter(TrafficBench.wal(), BenchCpu.seconds(), BenchCpu.postgresSeconds(), compilerSeconds(), BenchCpu.machineTicks(),
+                    System.nanoTime());
         }
 
-        /** What the phase that began at {@code started} (nanoTime) spent until now. */
-        Spent stop(long started) throws Exception {
+        /** What the phase spent from its start until now. */
+        Spent stop() throws Exception {
             double seconds = (System.nanoTime() - started) / 1e9;
             double busy = BenchCpu.machineBusy(machine, BenchCpu.machineTicks());
             long[] ended = TrafficBench.wal();
