@@ -3,6 +3,8 @@ package dev.visibility.platform.consumer;
 import java.util.Set;
 import java.util.stream.Collectors;
 
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.validation.ConstraintViolation;
 import jakarta.validation.Validator;
 import tools.jackson.core.JacksonException;
@@ -15,6 +17,12 @@ import tools.jackson.databind.ObjectMapper;
  * (absent means 1) one that the topic's schema lists; the topic's JSON Schema; the record type
  * ({@code type}); Bean Validation; {@link ConsumedRecord#validate()}. Anything wrong is a
  * {@link PoisonRecord} whose message names the member, never its value.
+ *
+ * <p>With a meter registry it counts each record it reads by how: {@code consumer.records.read} with
+ * the tags {@code topic} and {@code reading}, {@code quick} (the quick reader answered it; only for a
+ * consumer that has one) or {@code full} (everything else, poison records included). A quick reader
+ * that leaves the common form to the full reading, or throws, is then seen as a falling quick share
+ * rather than only as a slower consumer (docs/operations.md).
  */
 final class RecordReader<T extends ConsumedRecord> {
 
@@ -30,6 +38,9 @@ final class RecordReader<T extends ConsumedRecord> {
     private final boolean constrained;
     /** Tried first when not null ({@link QuickReader}). */
     private final QuickReader<T> quick;
+    /** Records read quickly and fully; null without a registry (and the quick one without a quick reader). */
+    private final Counter quickReadings;
+    private final Counter fullReadings;
 
     RecordReader(String topic, Class<T> type, ObjectMapper mapper, Validator validator, TopicSchemas schemas) {
         this(topic, type, mapper, validator, schemas, null);
@@ -37,6 +48,11 @@ final class RecordReader<T extends ConsumedRecord> {
 
     RecordReader(String topic, Class<T> type, ObjectMapper mapper, Validator validator, TopicSchemas schemas,
             QuickReader<T> quick) {
+        this(topic, type, mapper, validator, schemas, quick, null);
+    }
+
+    RecordReader(String topic, Class<T> type, ObjectMapper mapper, Validator validator, TopicSchemas schemas,
+            QuickReader<T> quick, MeterRegistry meters) {
         this.topic = topic;
         this.type = type;
         this.mapper = mapper;
@@ -48,17 +64,33 @@ final class RecordReader<T extends ConsumedRecord> {
                     + " has Bean Validation constraints, which a quick reading would skip");
         }
         this.quick = quick;
+        this.quickReadings = meters == null || quick == null ? null : readings(meters, topic, "quick");
+        this.fullReadings = meters == null ? null : readings(meters, topic, "full");
         schemas.of(topic);
     }
 
+    private static Counter readings(MeterRegistry meters, String topic, String reading) {
+        return Counter.builder("consumer.records.read")
+                .description("Records a consumer read, by how: quick (its quick reader answered them) or full")
+                .tag("topic", topic)
+                .tag("reading", reading)
+                .register(meters);
+    }
+
     T read(String value) {
-        if (value == null) {
-            throw new PoisonRecord("record without a value");
-        }
-        T quickly = readQuickly(value);
+        T quickly = value == null ? null : readQuickly(value);
         if (quickly != null) {
+            if (quickReadings != null) {
+                quickReadings.increment();
+            }
             quickly.validate();
             return quickly;
+        }
+        if (fullReadings != null) {
+            fullReadings.increment();
+        }
+        if (value == null) {
+            throw new PoisonRecord("record without a value");
         }
         JsonNode tree;
         try {

@@ -229,7 +229,7 @@ public class TopicConsumers implements KafkaListenerConfigurer, ApplicationConte
                     + " is idempotent but the service has no database (ProcessedEvents, ReactiveTransactionManager)");
         }
         RecordReader<T> reader = new RecordReader<>(consumer.topic(), consumer.type(), mapper, validator, schemas,
-                consumer.quickReader());
+                consumer.quickReader(), context == null ? null : context.getBeanProvider(MeterRegistry.class).getIfUnique());
         TransactionalOperator tx = transactions == null ? null : TransactionalOperator.create(transactions);
         if (consumer.isBatch()) {
             return new BatchTopicConsumerListener<>(consumer, reader, processed, tx, deadLetters,

@@ -17,6 +17,7 @@ import dev.visibility.platform.events.Topics;
 import dev.visibility.platform.events.TrafficHitObserved;
 import dev.visibility.platform.events.TrafficHitQuickReader;
 import dev.visibility.platform.web.guard.ControlCharactersModule;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import jakarta.validation.Validation;
 import jakarta.validation.Validator;
 import org.junit.jupiter.api.Test;
@@ -118,6 +119,36 @@ class TrafficHitQuickReaderTest {
         assertThat(quick.readOrNull(json(both))).isNotNull();
         assertThatThrownBy(() -> withQuick.read(json(both))).isInstanceOf(PoisonRecord.class)
                 .hasMessage("exactly one of botName and referrer must be set");
+    }
+
+    @Test
+    void eachRecordIsCountedByHowItWasRead() {
+        SimpleMeterRegistry meters = new SimpleMeterRegistry();
+        RecordReader<TrafficHitObserved> counting = new RecordReader<>(Topics.TRAFFIC_HITS, TrafficHitObserved.class, MAPPER,
+                VALIDATOR, new TopicSchemas(), new TrafficHitQuickReader(), meters);
+        Random random = new Random(37);
+        counting.read(json(hit(random)));
+        counting.read(json(hit(random)));
+        // an unknown member: the schema allows it, the quick reader leaves it to the full reading
+        counting.read(json(with(hit(random), "sensorBuild", "\"2026.11\"")));
+        assertThatThrownBy(() -> counting.read("{not json")).isInstanceOf(PoisonRecord.class);
+        assertThatThrownBy(() -> counting.read(null)).isInstanceOf(PoisonRecord.class);
+
+        assertThat(meters.get("consumer.records.read").tags("topic", Topics.TRAFFIC_HITS, "reading", "quick").counter().count())
+                .isEqualTo(2);
+        assertThat(meters.get("consumer.records.read").tags("topic", Topics.TRAFFIC_HITS, "reading", "full").counter().count())
+                .isEqualTo(3);
+    }
+
+    @Test
+    void aConsumerWithoutAQuickReaderCountsOnlyFullReadings() {
+        SimpleMeterRegistry meters = new SimpleMeterRegistry();
+        RecordReader<TrafficHitObserved> counting = new RecordReader<>(Topics.TRAFFIC_HITS, TrafficHitObserved.class, MAPPER,
+                VALIDATOR, new TopicSchemas(), null, meters);
+        counting.read(json(hit(new Random(38))));
+        assertThat(meters.find("consumer.records.read").tag("reading", "quick").counter()).isNull();
+        assertThat(meters.get("consumer.records.read").tags("topic", Topics.TRAFFIC_HITS, "reading", "full").counter().count())
+                .isEqualTo(1);
     }
 
     @Test
