@@ -14,6 +14,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -23,6 +24,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 import dev.visibility.platform.consumer.TopicConsumer;
 import dev.visibility.platform.events.Topics;
@@ -260,14 +262,15 @@ public final class TrafficBench {
                 + " the machine's %d cores %.0f %% busy; %,.0f bytes of WAL a hit%n", spent.cpu() * 1e6 / applied,
                 (spent.cpu() - spent.pg()) * 1e6 / applied, spent.jit() * 1e6 / applied, spent.pg() * 1e6 / applied,
                 Runtime.getRuntime().availableProcessors(), 100 * spent.busy(), (double) spent.walBytes() / applied);
+        spent.printThreads("DRAIN", applied);
     }
 
     /** The counters a measured phase is read against, taken at its start ({@code started}: its nanoTime). */
-    private record Meter(long[] walAt, double cpu, double pg, double jit, long[] machine, long started) {
+    private record Meter(long[] walAt, double cpu, double pg, Map<String, Long> threads, long[] machine, long started) {
 
         static Meter start() throws Exception {
-            return new Meter(TrafficBench.wal(), BenchCpu.seconds(), BenchCpu.postgresSeconds(), compilerSeconds(), BenchCpu.machineTicks(),
-                    System.nanoTime());
+            return new Meter(TrafficBench.wal(), BenchCpu.seconds(), BenchCpu.postgresSeconds(), BenchCpu.threadsNamed(ALL_THREADS),
+                    BenchCpu.machineTicks(), System.nanoTime());
         }
 
         /** What the phase spent from its start until now. */
@@ -275,16 +278,31 @@ public final class TrafficBench {
             double seconds = (System.nanoTime() - started) / 1e9;
             double busy = BenchCpu.machineBusy(machine, BenchCpu.machineTicks());
             long[] ended = TrafficBench.wal();
-            return new Spent(seconds, BenchCpu.seconds() - cpu, BenchCpu.postgresSeconds() - pg, compilerSeconds() - jit, busy,
+            Map<String, Long> used = new HashMap<>();
+            BenchCpu.threadsNamed(ALL_THREADS).forEach((name, cpu) -> used.put(name, cpu - threads.getOrDefault(name, 0L)));
+            return new Spent(seconds, BenchCpu.seconds() - cpu, BenchCpu.postgresSeconds() - pg, used, busy,
                     ended[0] - walAt[0], ended[1] - walAt[1]);
         }
     }
 
-    /**
-     * A phase's wall seconds, CPU seconds (this JVM and PostgreSQL; PostgreSQL's; this JVM's JIT compilers'), the
-     * machine's busy share, the WAL bytes and checkpoints it wrote.
-     */
-    private record Spent(double seconds, double cpu, double pg, double jit, double busy, long walBytes, long checkpoints) {
+    /** What a phase spent: {@code threads}, this JVM's CPU nanoseconds by thread name as the kernel has it (digits as #). */
+    private record Spent(double seconds, double cpu, double pg, Map<String, Long> threads, double busy, long walBytes,
+            long checkpoints) {
+
+        /** The JIT compiler threads' CPU seconds. */
+        double jit() {
+            return threads.entrySet().stream().filter(e -> BenchCpu.JIT_COMPILERS.matcher(e.getKey()).find())
+                    .mapToLong(Map.Entry::getValue).sum() / 1e9;
+        }
+
+        /** The JVM's threads that took the most CPU, in µs a hit: where the JVM's share went. */
+        void printThreads(String phase, long hits) {
+            String top = threads.entrySet().stream().filter(e -> e.getValue() > 0)
+                    .sorted(Map.Entry.<String, Long>comparingByValue().reversed()).limit(10)
+                    .map(e -> String.format("%s %.1f", e.getKey(), e.getValue() / 1e3 / hits))
+                    .collect(Collectors.joining(", "));
+            System.out.printf("%s THREADS (µs a hit, by name as the kernel has it): %s%n", phase, top);
+        }
     }
 
     /** The sensors' producer: every replica acknowledging (so idempotent, Kafka's default then), batched as a sensor gateway would. */
@@ -344,6 +362,7 @@ public final class TrafficBench {
                 spent.jit(), spent.jit() * 1e6 / applied);
         System.out.printf("INGESTION WAL: %,.0f bytes per hit, %d checkpoints%n", (double) spent.walBytes() / applied,
                 spent.checkpoints());
+        spent.printThreads("INGESTION", applied);
         List<Long> latencies = new ArrayList<>(probes.latencies);
         Collections.sort(latencies);
         if (!latencies.isEmpty()) {
@@ -352,10 +371,8 @@ public final class TrafficBench {
         }
     }
 
-    /** CPU seconds of this JVM's JIT compiler threads so far ({@link BenchCpu#threadsNamed}). */
-    private static double compilerSeconds() {
-        return BenchCpu.threadsNamed(BenchCpu.JIT_COMPILERS).values().stream().mapToLong(Long::longValue).sum() / 1e9;
-    }
+    /** Every thread of this JVM ({@link BenchCpu#threadsNamed}: its collector's and JIT compilers' too). */
+    private static final Pattern ALL_THREADS = Pattern.compile("");
 
     /** PostgreSQL's WAL position in bytes and how many checkpoints it made so far. */
     private static long[] wal() throws Exception {
