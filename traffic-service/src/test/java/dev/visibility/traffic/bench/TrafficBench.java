@@ -285,7 +285,11 @@ public final class TrafficBench {
         }
     }
 
-    /** What a phase spent: {@code threads}, this JVM's CPU nanoseconds by thread name as the kernel has it (digits as #). */
+    /**
+     * A phase's wall seconds, CPU seconds (this JVM and PostgreSQL; PostgreSQL's), this JVM's CPU nanoseconds by
+     * thread name as the kernel has it (digits as #; its JIT compilers' among them), the machine's busy share, the WAL
+     * bytes and checkpoints it wrote.
+     */
     private record Spent(double seconds, double cpu, double pg, Map<String, Long> threads, double busy, long walBytes,
             long checkpoints) {
 
