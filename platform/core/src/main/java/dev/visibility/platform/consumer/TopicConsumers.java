@@ -155,7 +155,7 @@ public class TopicConsumers implements KafkaListenerConfigurer, ApplicationConte
         config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         ConcurrentKafkaListenerContainerFactory<Object, Object> factory = new ConcurrentKafkaListenerContainerFactory<>();
         DefaultKafkaConsumerFactory<Object, Object> consumers = new DefaultKafkaConsumerFactory<>(config);
-        MeterRegistry meters = context == null ? null : context.getBeanProvider(MeterRegistry.class).getIfUnique();
+        MeterRegistry meters = meters();
         if (meters != null) {
             // the clients' own metrics, consumer lag per topic and partition among them (docs/operations.md)
             consumers.addListener(new MicrometerConsumerListener<>(meters));
@@ -200,6 +200,11 @@ public class TopicConsumers implements KafkaListenerConfigurer, ApplicationConte
         return transientFailures;
     }
 
+    /** The service's meter registry, or null (none, or no application context). */
+    private MeterRegistry meters() {
+        return context == null ? null : context.getBeanProvider(MeterRegistry.class).getIfUnique();
+    }
+
     private ListenerContainerRegistry registry() {
         return context == null ? null : context.getBeanProvider(ListenerContainerRegistry.class).getIfAvailable();
     }
@@ -229,7 +234,7 @@ public class TopicConsumers implements KafkaListenerConfigurer, ApplicationConte
                     + " is idempotent but the service has no database (ProcessedEvents, ReactiveTransactionManager)");
         }
         RecordReader<T> reader = new RecordReader<>(consumer.topic(), consumer.type(), mapper, validator, schemas,
-                consumer.quickReader(), context == null ? null : context.getBeanProvider(MeterRegistry.class).getIfUnique());
+                consumer.quickReader(), meters());
         TransactionalOperator tx = transactions == null ? null : TransactionalOperator.create(transactions);
         if (consumer.isBatch()) {
             return new BatchTopicConsumerListener<>(consumer, reader, processed, tx, deadLetters,
