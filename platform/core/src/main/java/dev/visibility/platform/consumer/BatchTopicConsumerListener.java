@@ -192,19 +192,30 @@ final class BatchTopicConsumerListener<T extends ConsumedRecord> implements Batc
             }
             ids.add(record.eventId());
         }
-        return tx.transactional(processed.claimAll(consumer.claims(), ids)
-                .flatMap(claimed -> {
-                    List<T> fresh = new ArrayList<>(claimed.size());
-                    for (T record : records) {
-                        // the first of two records with one eventId in the same batch is applied
-                        if (claimed.remove(record.eventId())) {
-                            fresh.add(record);
-                        }
-                    }
-                    return fresh.isEmpty()
-                            ? Mono.just("already applied")
-                            : consumer.batchHandler().handle(fresh).then(Mono.just("applied"));
-                }));
+        // first as if no record had been applied before, as is the rule (a claim then costs the index one
+        // look instead of two); if one was, that transaction rolls back and the batch is applied again
+        // with the claim that skips the records applied before
+        return tx.transactional(processed.claimAllNew(consumer.claims(), ids).flatMap(claimed -> applyClaimed(records, claimed)))
+                .onErrorResume(ProcessedEvents.ClaimedBefore.class, before -> {
+                    log.info("Some of a batch of {} from {} were applied before (redelivered); applying the rest",
+                            records.size(), consumer.topic());
+                    return tx.transactional(processed.claimAll(consumer.claims(), ids)
+                            .flatMap(claimed -> applyClaimed(records, claimed)));
+                });
+    }
+
+    /** Applies those of {@code records} whose eventIds this transaction claimed ({@code claimed}, emptied). */
+    private Mono<String> applyClaimed(List<T> records, Set<UUID> claimed) {
+        List<T> fresh = new ArrayList<>(claimed.size());
+        for (T record : records) {
+            // the first of two records with one eventId in the same batch is applied
+            if (claimed.remove(record.eventId())) {
+                fresh.add(record);
+            }
+        }
+        return fresh.isEmpty()
+                ? Mono.just("already applied")
+                : consumer.batchHandler().handle(fresh).then(Mono.just("applied"));
     }
 
     private void deadLetter(Map<ConsumerRecord<String, String>, String> records) {

@@ -49,6 +49,16 @@ public record Claims(String table, String consumer) {
                 : "INSERT INTO %s (consumer, event_id) SELECT :consumer, id FROM %s ON CONFLICT DO NOTHING".formatted(table, source);
     }
 
+    /**
+     * The statement that claims the ids {@code source} yields as {@code id} when none of them is
+     * expected to be claimed already: a plain insert, which fails (unique violation) if one is.
+     */
+    String insertNew(String source) {
+        return ownTable()
+                ? "INSERT INTO %s (event_id) SELECT id FROM %s".formatted(table, source)
+                : "INSERT INTO %s (consumer, event_id) SELECT :consumer, id FROM %s".formatted(table, source);
+    }
+
     /** The statement that reads which of {@code :eventIds} the current transaction claimed. */
     String claimedHere() {
         return "SELECT event_id FROM %s WHERE %s event_id = ANY(:eventIds::uuid[]) AND xmin = pg_current_xact_id()::xid"

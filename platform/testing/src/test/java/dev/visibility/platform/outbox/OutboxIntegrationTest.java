@@ -263,6 +263,28 @@ class OutboxIntegrationTest extends OutboxTestSupport {
     }
 
     @Test
+    void aFirstTryClaimsEveryNewIdAndFailsWholeWhenOneWasClaimedBeforeInProcessedEventsOrAClaimTable() {
+        db.sql("CREATE TABLE IF NOT EXISTS test_claims (event_id uuid NOT NULL PRIMARY KEY,"
+                + " claimed_at timestamptz NOT NULL DEFAULT now())").then().block();
+        for (Claims claims : List.of(Claims.processedEvents("first-try"), Claims.in(new ClaimTable("test_claims")))) {
+            UUID first = UUID.randomUUID();
+            UUID second = UUID.randomUUID();
+            UUID third = UUID.randomUUID();
+            // a repeated id within one list is claimed once, and does not count as claimed before
+            assertThat(tx().transactional(processedEvents.claimAllNew(claims, List.of(first, second, first))).block())
+                    .containsExactlyInAnyOrder(first, second);
+            // one of them claimed before: the whole statement fails, and its transaction keeps no claim
+            assertThatThrownBy(() -> tx().transactional(processedEvents.claimAllNew(claims, List.of(third, second))).block())
+                    .isInstanceOf(ProcessedEvents.ClaimedBefore.class)
+                    .hasMessageContaining(claims.table());
+            // so that the skipping claim of a new transaction still gets the one that was new
+            assertThat(tx().transactional(processedEvents.claimAll(claims, List.of(third, second))).block()).containsExactly(third);
+            assertThatThrownBy(() -> tx().transactional(processedEvents.claimAllNew(claims, List.of(third))).block())
+                    .isInstanceOf(ProcessedEvents.ClaimedBefore.class);
+        }
+    }
+
+    @Test
     void aClaimTableIsNamedByALowerCaseIdentifierAndKeptForAPositiveTime() {
         assertThatThrownBy(() -> new ClaimTable("claims; DROP TABLE outbox")).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> new ClaimTable("Claims")).isInstanceOf(IllegalArgumentException.class);
