@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
@@ -40,7 +41,7 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.utils.Utils;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -159,7 +160,7 @@ public final class TrafficBench {
         List<UUID> projects = projects(projectCount);
         Probes probes = new Probes(UUID.randomUUID(), random);
         Hits hits = Hits.make(projects, total, random);
-        try (KafkaProducer<String, String> producer = new KafkaProducer<>(config)) {
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(config)) {
             // then settling rounds until the JIT's compiler threads take at most settle.jit of this JVM's
             // CPU in one (at most settle.rounds): after 1.5 million hits they still took 11-15 µs a hit in
             // the measured phase (session 33), start-up cost counted as the service's
@@ -237,11 +238,11 @@ public final class TrafficBench {
         }
         List<UUID> projects = projects(projectCount);
         Hits hits = Hits.make(projects, count, new Random(7));
-        try (KafkaProducer<String, String> producer = new KafkaProducer<>(producerConfig())) {
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(producerConfig())) {
             AtomicLongArray perPartition = new AtomicLongArray(partitions());
             long sendStarted = System.nanoTime();
-            for (int i = 0; i < hits.keys().length; i++) {
-                producer.send(new ProducerRecord<>(Topics.TRAFFIC_HITS, hits.keys()[i], hits.values()[i]),
+            for (int i = 0; i < hits.size(); i++) {
+                producer.send(hits.record(i),
                         (metadata, failure) -> {
                             if (failure == null) {
                                 perPartition.incrementAndGet(metadata.partition());
@@ -317,8 +318,8 @@ public final class TrafficBench {
         config.put(ProducerConfig.LINGER_MS_CONFIG, 5);
         config.put(ProducerConfig.BATCH_SIZE_CONFIG, 512 * 1024);
         config.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
-        config.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
-        config.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
+        config.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+        config.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
         return config;
     }
 
@@ -430,20 +431,68 @@ public final class TrafficBench {
      * The sensors' records, made before the clock starts: building them (random eventIds, JSON) is the
      * sensors' work, not the service's, and on two shared cores it would slow the ingestion down.
      */
-    private record Hits(String[] keys, String[] values) {
+    /**
+     * The sensors' hits, made before the clock starts, as their records' bytes: the values in a few
+     * large chunks (a handful of objects, which the collector neither copies nor traces, and frees at
+     * once when the hits are published) rather than a string a hit. Sessions 10–34 kept a string a
+     * hit: 1.5 million of them during the warm-up and 400,000 during the measured phase, old objects
+     * that made G1 mark and collect while the service ran (its concurrent and parallel threads 4–9 µs
+     * a hit in the ingestion phase): the sensors' memory, not the service's work.
+     */
+    private static final class Hits {
+
+        private static final int CHUNK = 16 << 20;
+
+        private final byte[][] projectKeys;
+        private final byte[] project;
+        private final List<byte[]> chunks = new ArrayList<>();
+        /** per hit: its chunk (high 32 bits) and offset in it (low 32 bits) */
+        private final long[] at;
+        private final int[] length;
+
+        private Hits(List<UUID> projects, int total) {
+            if (projects.size() > 255) {
+                throw new IllegalArgumentException("at most 255 projects: " + projects.size());
+            }
+            projectKeys = projects.stream().map(p -> p.toString().getBytes(StandardCharsets.UTF_8)).toArray(byte[][]::new);
+            project = new byte[total];
+            at = new long[total];
+            length = new int[total];
+        }
 
         static Hits make(List<UUID> projects, long total, Random random) {
             Instant generatedAt = Instant.now();
-            List<String> projectKeys = projects.stream().map(UUID::toString).toList();
-            String[] keys = new String[(int) total];
-            String[] values = new String[(int) total];
+            Hits hits = new Hits(projects, (int) total);
             int[][] visitors = new int[projects.size()][1];
+            byte[] chunk = new byte[CHUNK];
+            hits.chunks.add(chunk);
+            int used = 0;
             for (int i = 0; i < total; i++) {
                 int project = random.nextInt(projects.size());
-                keys[i] = projectKeys.get(project);
-                values[i] = hit(projects.get(project), random, generatedAt, visitors[project]);
+                byte[] value = hit(projects.get(project), random, generatedAt, visitors[project]).getBytes(StandardCharsets.UTF_8);
+                if (used + value.length > CHUNK) {
+                    chunk = new byte[CHUNK];
+                    hits.chunks.add(chunk);
+                    used = 0;
+                }
+                System.arraycopy(value, 0, chunk, used, value.length);
+                hits.project[i] = (byte) project;
+                hits.at[i] = ((long) (hits.chunks.size() - 1) << 32) | used;
+                hits.length[i] = value.length;
+                used += value.length;
             }
-            return new Hits(keys, values);
+            return hits;
+        }
+
+        int size() {
+            return at.length;
+        }
+
+        /** The record of hit {@code i}: its project's id as key, its JSON as value (a copy, as a serializer would make). */
+        ProducerRecord<byte[], byte[]> record(int i) {
+            int offset = (int) at[i];
+            return new ProducerRecord<>(Topics.TRAFFIC_HITS, projectKeys[project[i] & 0xFF],
+                    Arrays.copyOfRange(chunks.get((int) (at[i] >>> 32)), offset, offset + length[i]));
         }
     }
 
@@ -456,9 +505,9 @@ public final class TrafficBench {
     }
 
     /** Publishes {@code hits} at {@code rate} a second in 10 ms ticks from {@code started}, with {@code probes} when not null. */
-    private static void publish(KafkaProducer<String, String> producer, Hits hits, int rate, long started, Probes probes)
+    private static void publish(KafkaProducer<byte[], byte[]> producer, Hits hits, int rate, long started, Probes probes)
             throws InterruptedException {
-        int total = hits.keys().length;
+        int total = hits.size();
         long perTick = Math.max(1, rate / 100);
         long nextProbe = started;
         int next = 0;
@@ -469,12 +518,12 @@ public final class TrafficBench {
                 Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
             }
             for (long i = 0; i < perTick && next < total; i++, next++) {
-                producer.send(new ProducerRecord<>(Topics.TRAFFIC_HITS, hits.keys()[next], hits.values()[next]));
+                producer.send(hits.record(next));
             }
             if (probes != null && System.nanoTime() >= nextProbe) {
                 probes.sent().add(System.nanoTime());
-                producer.send(new ProducerRecord<>(Topics.TRAFFIC_HITS, probes.project().toString(),
-                        hit(probes.project(), probes.random(), Instant.now(), new int[1])));
+                producer.send(new ProducerRecord<>(Topics.TRAFFIC_HITS, probes.project().toString().getBytes(StandardCharsets.UTF_8),
+                        hit(probes.project(), probes.random(), Instant.now(), new int[1]).getBytes(StandardCharsets.UTF_8)));
                 nextProbe += 200_000_000L;
             }
         }
