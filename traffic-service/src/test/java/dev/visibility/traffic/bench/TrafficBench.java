@@ -429,12 +429,10 @@ public final class TrafficBench {
 
     /**
      * The sensors' records, made before the clock starts: building them (random eventIds, JSON) is the
-     * sensors' work, not the service's, and on two shared cores it would slow the ingestion down.
-     */
-    /**
-     * The sensors' hits, made before the clock starts, as their records' bytes: the values in a few
-     * large chunks (a handful of objects, which the collector neither copies nor traces, and frees at
-     * once when the hits are published) rather than a string a hit. Sessions 10–34 kept a string a
+     * sensors' work, not the service's, and on two shared cores it would slow the ingestion down. Kept
+     * as their records' bytes: the values in a few large chunks (a handful of objects, which the
+     * collector neither copies nor traces, and frees at once when the hits are published) rather than
+     * a string a hit. Sessions 10–34 kept a string a
      * hit: 1.5 million of them during the warm-up and 400,000 during the measured phase, old objects
      * that made G1 mark and collect while the service ran (its concurrent and parallel threads 4–9 µs
      * a hit in the ingestion phase): the sensors' memory, not the service's work.

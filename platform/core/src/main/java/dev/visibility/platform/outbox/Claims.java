@@ -44,9 +44,7 @@ public record Claims(String table, String consumer) {
      * example {@code unnest(:eventIds::uuid[]) AS ids (id)}); it inserts only the unclaimed ones.
      */
     String insert(String source) {
-        return ownTable()
-                ? "INSERT INTO %s (event_id) SELECT id FROM %s ON CONFLICT DO NOTHING".formatted(table, source)
-                : "INSERT INTO %s (consumer, event_id) SELECT :consumer, id FROM %s ON CONFLICT DO NOTHING".formatted(table, source);
+        return insertNew(source) + " ON CONFLICT DO NOTHING";
     }
 
     /**
