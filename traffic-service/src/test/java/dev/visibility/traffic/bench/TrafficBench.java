@@ -1,10 +1,13 @@
 package dev.visibility.traffic.bench;
 
+import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -26,6 +29,7 @@ import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 import dev.visibility.platform.consumer.TopicConsumer;
 import dev.visibility.platform.events.Topics;
@@ -132,6 +136,7 @@ public final class TrafficBench {
         System.out.println("eventIds " + (IDS.equals("v7") ? "time-ordered (UUID version 7)" : "random (UUID version 4)")
                 + "; projects spread over the " + partitions() + " partitions of " + Topics.TRAFFIC_HITS + " "
                 + (SPREAD.equals("random") ? "at random" : "evenly"));
+        System.out.println("processor: " + processor());
 
         ingestion(base, rate, seconds, projects, context.getBean(MeterRegistry.class));
         long drain = Long.getLong("drain.hits", (long) rate * seconds);
@@ -192,8 +197,13 @@ public final class TrafficBench {
             long started = meter.started();
             publish(producer, hits, rate, started, probes);
             double sendSeconds = (System.nanoTime() - started) / 1e9;
+            long appliedAtLastSend = applied(projects);
             System.out.printf("published %,d hits in %.1f s (%,.0f/s) and %d probes%n", total, sendSeconds, total / sendSeconds,
                     probes.sent.size());
+            // whether the service kept up: what was not applied yet when the last hit was sent, in hits and in
+            // the offered rate's time (a service that keeps up is behind by its batches in flight only)
+            System.out.printf("BEHIND AT THE LAST SEND: %,d of %,d hits not applied yet (%.2f s of the offered rate)%n",
+                    total - appliedAtLastSend, total, (total - appliedAtLastSend) / (total / sendSeconds));
             long applied = awaitApplied(projects, total, started);
             System.out.printf("measured phase over (%s)%n", Instant.now());
             Spent spent = meter.stop();
@@ -528,6 +538,34 @@ public final class TrafficBench {
         producer.flush();
     }
 
+    /** The machine's processor as /proc/cpuinfo names it, with its clock: the speed of this machine varies from day to day. */
+    private static String processor() {
+        try (Stream<String> lines = Files.lines(Path.of("/proc/cpuinfo"))) {
+            List<String> wanted = lines.filter(l -> l.startsWith("model name") || l.startsWith("cpu MHz"))
+                    .limit(2).map(l -> l.substring(l.indexOf(':') + 1).trim()).toList();
+            return String.join(", ", wanted) + (wanted.size() == 2 ? " MHz" : "");
+        } catch (IOException | RuntimeException e) {
+            return "unknown (" + e + ")";
+        }
+    }
+
+    /** How many hits the rollups (project scope) of {@code projects} hold now. */
+    private static long applied(List<UUID> projects) throws Exception {
+        try (Connection db = DriverManager.getConnection(SharedInfrastructure.jdbcUrl())) {
+            db.createStatement().execute("SET search_path TO traffic");
+            return applied(db, projects);
+        }
+    }
+
+    private static long applied(Connection db, List<UUID> projects) throws Exception {
+        String in = String.join(",", projects.stream().map(p -> "'" + p + "'").toList());
+        try (Statement s = db.createStatement();
+                ResultSet rs = s.executeQuery("SELECT coalesce(sum(total_events), 0) FROM traffic_days WHERE hostname = '' AND project_id IN (" + in + ")")) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
     /** Waits (10 minutes at most) until the rollups (project scope) of {@code projects} hold {@code total} hits; answers how many they hold. */
     private static long awaitApplied(List<UUID> projects, long total, long started) throws Exception {
         long deadline = System.nanoTime() + Duration.ofMinutes(10).toNanos();
@@ -535,13 +573,8 @@ public final class TrafficBench {
         long lastReport = System.nanoTime();
         try (Connection db = DriverManager.getConnection(SharedInfrastructure.jdbcUrl())) {
             db.createStatement().execute("SET search_path TO traffic");
-            String in = String.join(",", projects.stream().map(p -> "'" + p + "'").toList());
             while (System.nanoTime() < deadline) {
-                try (Statement s = db.createStatement();
-                        ResultSet rs = s.executeQuery("SELECT coalesce(sum(total_events), 0) FROM traffic_days WHERE hostname = '' AND project_id IN (" + in + ")")) {
-                    rs.next();
-                    applied = rs.getLong(1);
-                }
+                applied = applied(db, projects);
                 if (applied >= total) {
                     break;
                 }
