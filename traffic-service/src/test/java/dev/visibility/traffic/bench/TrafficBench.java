@@ -10,7 +10,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
@@ -550,19 +552,9 @@ public final class TrafficBench {
     }
 
     /** How many hits the rollups (project scope) of {@code projects} hold now. */
-    private static long applied(List<UUID> projects) throws Exception {
-        try (Connection db = DriverManager.getConnection(SharedInfrastructure.jdbcUrl())) {
-            db.createStatement().execute("SET search_path TO traffic");
-            return applied(db, projects);
-        }
-    }
-
-    private static long applied(Connection db, List<UUID> projects) throws Exception {
-        String in = String.join(",", projects.stream().map(p -> "'" + p + "'").toList());
-        try (Statement s = db.createStatement();
-                ResultSet rs = s.executeQuery("SELECT coalesce(sum(total_events), 0) FROM traffic_days WHERE hostname = '' AND project_id IN (" + in + ")")) {
-            rs.next();
-            return rs.getLong(1);
+    private static long applied(List<UUID> projects) throws SQLException {
+        try (AppliedCount count = new AppliedCount(projects)) {
+            return count.now();
         }
     }
 
@@ -571,10 +563,9 @@ public final class TrafficBench {
         long deadline = System.nanoTime() + Duration.ofMinutes(10).toNanos();
         long applied = 0;
         long lastReport = System.nanoTime();
-        try (Connection db = DriverManager.getConnection(SharedInfrastructure.jdbcUrl())) {
-            db.createStatement().execute("SET search_path TO traffic");
+        try (AppliedCount count = new AppliedCount(projects)) {
             while (System.nanoTime() < deadline) {
-                applied = applied(db, projects);
+                applied = count.now();
                 if (applied >= total) {
                     break;
                 }
@@ -586,6 +577,32 @@ public final class TrafficBench {
             }
         }
         return applied;
+    }
+
+    /** The hits the rollups (project scope) of some projects hold: one connection and one prepared query, read as often as asked. */
+    private static final class AppliedCount implements AutoCloseable {
+
+        private final Connection db;
+        private final PreparedStatement query;
+
+        AppliedCount(List<UUID> projects) throws SQLException {
+            db = DriverManager.getConnection(SharedInfrastructure.jdbcUrl());
+            query = db.prepareStatement(
+                    "SELECT coalesce(sum(total_events), 0) FROM traffic.traffic_days WHERE hostname = '' AND project_id = ANY(?)");
+            query.setArray(1, db.createArrayOf("uuid", projects.toArray()));
+        }
+
+        long now() throws SQLException {
+            try (ResultSet rs = query.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        }
+
+        @Override
+        public void close() throws SQLException {
+            db.close();
+        }
     }
 
     /** A hit of {@code project}; {@code visitors} counts the project's referred hits so far (for {@code sessions=demo}). */
