@@ -57,6 +57,12 @@ import java.util.regex.Pattern;
  * even on a busy machine, -Dwarmup.jit=<share> (0.03): and until the gateway's JIT compiler threads took at most
  * that share of its CPU in a 10 s round (same limit). Every phase prints the JIT compilers' CPU a request beside
  * each process's: compilation still going on in a phase is start-up cost, not a request's.
+ * -Dlayout=pinned (default shared) gives the backend and its database (auth-service answers the usage from
+ * PostgreSQL: the suite's PostgreSQL, every process of it) a core of their own and puts the gateway and this client
+ * on the other (taskset, every thread of each process, for the whole run; the suite's processes get every core back
+ * at exit): the layout the throughput ratio means in production, where the service behind the gateway has its own
+ * capacity and the gateway's CPU does not come out of it. In the shared layout the three processes share both cores, so the ratio is
+ * bound by their summed CPU a request (bench/GatewayOverhead.md, "Against the targets"); both are printed as measured.
  */
 public class GatewayOverhead {
 
@@ -103,6 +109,13 @@ public class GatewayOverhead {
         }
         String gateway = "http://127.0.0.1:" + GATEWAY_PORT;
         Processes processes = new Processes(ownGateway.pid(), backendPid);
+        String layout = System.getProperty("layout", "shared");
+        if (layout.equals("pinned")) {
+            pinLayout(ownGateway.pid(), backendPid);
+        } else if (!layout.equals("shared")) {
+            throw new IllegalArgumentException("-Dlayout is shared or pinned, not " + layout);
+        }
+        System.out.println("layout: " + layout);
 
         HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
         System.out.printf("endpoint GET %s, %d s per phase, %d concurrent clients, load average %s%n", path, seconds,
@@ -317,6 +330,62 @@ public class GatewayOverhead {
             Thread.sleep(500);
         }
         throw new IllegalStateException("the benchmark's gateway did not start; see " + STATE.resolve("logs/bench-gateway.log"));
+    }
+
+    /**
+     * {@code -Dlayout=pinned}: the backend and the suite's PostgreSQL alone on the last core, the gateway and this
+     * benchmark's client on the others. Threads started later inherit their creator's affinity (and PostgreSQL's
+     * connections the postmaster's), so every thread of each process is set now and stays set. The backend and
+     * PostgreSQL are the suite's: they get every core back when the benchmark exits.
+     */
+    static void pinLayout(long gatewayPid, long backendPid) throws Exception {
+        int cores = Runtime.getRuntime().availableProcessors();
+        if (cores < 2) {
+            throw new IllegalStateException("-Dlayout=pinned needs at least 2 cores, this JVM sees " + cores);
+        }
+        String backendCore = String.valueOf(cores - 1);
+        String others = cores == 2 ? "0" : "0-" + (cores - 2);
+        long postmaster = Long.parseLong(Files.readString(STATE.resolve("pids/postgres.pid")).trim());
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            for (long pid : backendSide(backendPid, postmaster)) {
+                try {
+                    taskset(pid, "0-" + (cores - 1));
+                } catch (Exception e) {
+                    System.err.println("could not give pid " + pid + " its cores back: " + e.getMessage());
+                }
+            }
+        }));
+        List<Long> backendSide = backendSide(backendPid, postmaster);
+        for (long pid : backendSide) {
+            try {
+                taskset(pid, backendCore);
+            } catch (IllegalStateException e) {
+                if (ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
+                    throw e;
+                }
+                // a PostgreSQL connection that closed meanwhile
+            }
+        }
+        taskset(gatewayPid, others);
+        taskset(ProcessHandle.current().pid(), others);
+        System.out.printf("pinned: backend (pid %d) and PostgreSQL (%d processes) on core %s; gateway (pid %d) and this"
+                + " client on core(s) %s%n", backendPid, backendSide.size() - 1, backendCore, gatewayPid, others);
+    }
+
+    /** The backend, the postmaster and the postmaster's processes as they are now. */
+    static List<Long> backendSide(long backendPid, long postmaster) {
+        List<Long> pids = new ArrayList<>(List.of(backendPid, postmaster));
+        ProcessHandle.of(postmaster).ifPresent(p -> p.children().forEach(child -> pids.add(child.pid())));
+        return pids;
+    }
+
+    static void taskset(long pid, String cores) throws Exception {
+        Process taskset = new ProcessBuilder("taskset", "--all-tasks", "--cpu-list", "--pid", cores, String.valueOf(pid))
+                .redirectErrorStream(true).start();
+        String output = new String(taskset.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (!taskset.waitFor(10, java.util.concurrent.TimeUnit.SECONDS) || taskset.exitValue() != 0) {
+            throw new IllegalStateException("taskset of pid " + pid + " to " + cores + " failed: " + output.trim());
+        }
     }
 
     /** CPU ms per second that each process spends without requests. */
