@@ -61,8 +61,9 @@ import java.util.regex.Pattern;
  * PostgreSQL: the suite's PostgreSQL, every process of it) a core of their own and puts the gateway and this client
  * on the other (taskset, every thread of each process, for the whole run; the suite's processes get every core back
  * at exit): the layout the throughput ratio means in production, where the service behind the gateway has its own
- * capacity and the gateway's CPU does not come out of it. In the shared layout the three processes share both cores, so the ratio is
- * bound by their summed CPU a request (bench/GatewayOverhead.md, "Against the targets"); both are printed as measured.
+ * capacity and the gateway's CPU does not come out of it. In the shared layout the three processes share both cores,
+ * so the ratio is bound by their summed CPU a request (bench/GatewayOverhead.md, "Against the targets"); both are
+ * printed as measured.
  */
 public class GatewayOverhead {
 

@@ -45,6 +45,8 @@ public class SuiteHour {
 
     private static final Pattern HEADER = Pattern.compile("-H \"([^\"]*)\"");
     private static final Pattern URL = Pattern.compile("\"(https?://[^\"]+)\"");
+    /** A row of ./suite status: its name first, its RSS and PSS last. */
+    private static final Pattern STATUS_ROW = Pattern.compile("^(\\S+)\\s+.*?(\\d+) MiB\\s+(\\d+) MiB\\s*$");
     private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm:ss");
     private static final List<List<String>> BURST = List.of(
             List.of("simulate", "traffic", "--hits", "3000"),
@@ -84,7 +86,7 @@ public class SuiteHour {
             long next = System.nanoTime();
             while (next < end) {
                 for (List<String> command : BURST) {
-                    String failure = suite(command, Duration.ofMinutes(3));
+                    String failure = suite(command, Duration.ofMinutes(3)).failure();
                     if (failure != null) {
                         synchronized (failures) {
                             failures.add(now() + " ./suite " + String.join(" ", command) + ": " + failure);
@@ -187,53 +189,52 @@ public class SuiteHour {
         }
     }
 
-    /** {@code ./suite <command>} with the caller's environment; null when it succeeded, else why not. */
-    static String suite(List<String> command, Duration timeout) {
+    /** What {@code ./suite <command>} printed, and why it failed (null when it exited 0). */
+    record Run(String output, String failure) {
+    }
+
+    /**
+     * {@code ./suite <command>} with the caller's environment and no standard input. Its output goes to a file, so
+     * that the time-out holds even when the command hangs with its output open.
+     */
+    static Run suite(List<String> command, Duration timeout) {
         List<String> line = new ArrayList<>(List.of("./suite"));
         line.addAll(command);
+        Path output = null;
         try {
-            Process process = new ProcessBuilder(line).redirectErrorStream(true).redirectInput(ProcessBuilder.Redirect.from(
-                    new java.io.File("/dev/null"))).start();
-            byte[] output = process.getInputStream().readAllBytes();
+            output = Files.createTempFile("suite-hour", ".out");
+            Process process = new ProcessBuilder(line).redirectErrorStream(true)
+                    .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+                    .redirectOutput(output.toFile()).start();
             if (!process.waitFor(timeout.toSeconds(), TimeUnit.SECONDS)) {
                 process.destroyForcibly();
-                return "no answer within " + timeout.toSeconds() + " s";
+                return new Run("", "no answer within " + timeout.toSeconds() + " s");
             }
+            String text = Files.readString(output, StandardCharsets.UTF_8);
             if (process.exitValue() != 0) {
-                String text = new String(output, StandardCharsets.UTF_8).trim();
-                return "exit " + process.exitValue() + ": " + text.substring(Math.max(0, text.length() - 300));
+                String tail = text.trim();
+                return new Run(text, "exit " + process.exitValue() + ": " + tail.substring(Math.max(0, tail.length() - 300)));
             }
-            return null;
+            return new Run(text, null);
         } catch (IOException e) {
-            return e.toString();
+            return new Run("", e.toString());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return "interrupted";
+            return new Run("", "interrupted");
+        } finally {
+            if (output != null) {
+                output.toFile().delete();
+            }
         }
     }
 
-    /** One line from ./suite status: its totals, PostgreSQL's, and the JVM with the largest RSS. */
+    /** One line from ./suite status: its totals, PostgreSQL's, and the part with the largest RSS. */
     static void reading(long start, long requests, long bursts) {
-        String failure = null;
-        String status = "";
-        try {
-            Process process = new ProcessBuilder("./suite", "status").redirectErrorStream(true).start();
-            status = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            if (!process.waitFor(60, TimeUnit.SECONDS)) {
-                process.destroyForcibly();
-                failure = "./suite status did not answer within 60 s";
-            }
-        } catch (IOException e) {
-            failure = e.toString();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            failure = "interrupted";
-        }
+        Run status = suite(List.of("status"), Duration.ofSeconds(60));
         String total = "?", postgres = "?", largest = "?";
         long largestRss = -1;
-        Pattern row = Pattern.compile("^(\\S+)\\s+.*?(\\d+) MiB\\s+(\\d+) MiB\\s*$");
-        for (String text : status.split("\n")) {
-            Matcher m = row.matcher(text);
+        for (String text : status.output().split("\n")) {
+            Matcher m = STATUS_ROW.matcher(text);
             if (!m.matches()) {
                 continue;
             }
@@ -251,7 +252,7 @@ public class SuiteHour {
             }
         }
         System.out.printf("%s  %6.1f  %-19s  %-18s  %-17s  %8d  %6d%s%n", now(), (System.nanoTime() - start) / 60e9, total,
-                postgres, largest, requests, bursts, failure == null ? "" : "  (" + failure + ")");
+                postgres, largest, requests, bursts, status.failure() == null ? "" : "  (" + status.failure() + ")");
     }
 
     static void sleepUntil(long nanoTime) {
