@@ -15,16 +15,23 @@ import org.springframework.kafka.core.KafkaAdmin;
 
 /**
  * Declares the topics of DESIGN.md so that whichever service starts first creates them
- * (KafkaAdmin creates only the missing ones). {@code auth.keys} and {@code traffic.config} (a whole configuration per project key) are compacted. Every topic has
- * {@code suite.kafka.partitions} partitions unless {@code suite.kafka.topic-partitions.<topic>}
- * says otherwise (webhook.deliveries has more: its consumers make the slow HTTP calls).
+ * ({@code suite.kafka.create-topics}, on by default). {@code auth.keys} and {@code traffic.config} (a whole
+ * configuration per project key) are compacted. Every topic has {@code suite.kafka.partitions} partitions unless
+ * {@code suite.kafka.topic-partitions.<topic>} says otherwise (webhook.deliveries has more: its consumers make the
+ * slow HTTP calls). KafkaAdmin creates only the topics that are missing and never changes one that exists, whoever
+ * declared it ({@link ExistingTopicsGuard}).
  */
 @AutoConfiguration
 @ConditionalOnClass(KafkaAdmin.class)
-@ConditionalOnProperty(prefix = "suite.kafka", name = "create-topics", havingValue = "true", matchIfMissing = true)
 public class KafkaTopicsAutoConfiguration {
 
     @Bean
+    static ExistingTopicsGuard existingTopicsGuard() {
+        return new ExistingTopicsGuard();
+    }
+
+    @Bean
+    @ConditionalOnProperty(prefix = "suite.kafka", name = "create-topics", havingValue = "true", matchIfMissing = true)
     KafkaAdmin.NewTopics suiteTopics(@Value("${suite.kafka.partitions:3}") int partitions,
             @Value("${suite.kafka.replication-factor:1}") short replicationFactor, Environment environment) {
         List<NewTopic> topics = new ArrayList<>();
