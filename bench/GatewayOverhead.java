@@ -301,9 +301,8 @@ public class GatewayOverhead {
                 "--management.server.port=" + managementPort, "--management.server.address=127.0.0.1",
                 "--suite.rate-limit.plans.plus=1000000000",
                 // the suite created its topics with its own partition count (one, in a new state directory); this
-                // gateway would declare the platform's default of three, and Spring's KafkaAdmin adds partitions to an
-                // existing topic that has fewer than declared, which moves keys (auth.keys' records of one key) to
-                // other partitions
+                // gateway would declare the platform's default of three. Since session 38 the platform never grows an
+                // existing topic (ExistingTopicsGuard: it would only warn), and this gateway declares none at all
                 "--suite.kafka.create-topics=false"));
         for (String[] service : new String[][] {{"auth-service", "8081"}, {"visibility-service", "8082"},
                 {"actions-service", "8083"}, {"outcomes-service", "8084"}, {"traffic-service", "8085"},
