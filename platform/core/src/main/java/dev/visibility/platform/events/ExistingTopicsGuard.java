@@ -1,5 +1,6 @@
 package dev.visibility.platform.events;
 
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
@@ -36,6 +37,8 @@ import org.springframework.kafka.core.KafkaAdmin;
 final class ExistingTopicsGuard implements BeanPostProcessor {
 
     private static final Logger log = LoggerFactory.getLogger(ExistingTopicsGuard.class);
+    /** How long closing the admin client may wait for calls still pending after a time-out. */
+    private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(5);
 
     @Override
     public Object postProcessAfterInitialization(Object bean, String beanName) throws BeansException {
@@ -87,7 +90,9 @@ final class ExistingTopicsGuard implements BeanPostProcessor {
             config.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, timeoutSeconds * 1000);
             // the client's own time-out answers first, with its reason; this one only bounds a client that would not
             long waitSeconds = timeoutSeconds + 5L;
-            try (Admin client = Admin.create(config)) {
+            Admin client = null;
+            try {
+                client = Admin.create(config);
                 Set<String> names = client.listTopics().names().get(waitSeconds, TimeUnit.SECONDS);
                 for (Map.Entry<String, KafkaFuture<TopicDescription>> topic : client.describeTopics(names)
                         .topicNameValues().entrySet()) {
@@ -107,6 +112,10 @@ final class ExistingTopicsGuard implements BeanPostProcessor {
                         causes(e));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
+            } finally {
+                if (client != null) {
+                    client.close(CLOSE_TIMEOUT);
+                }
             }
             answered = true;
         }
