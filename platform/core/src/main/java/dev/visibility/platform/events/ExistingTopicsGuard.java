@@ -74,9 +74,9 @@ final class ExistingTopicsGuard implements BeanPostProcessor {
                 return true;
             }
             if (declared.numPartitions() > 0 && declared.numPartitions() != existing) {
-                log.warn("Topic '{}': {} partitions on the broker, {} declared by this service; left as it is (a topic's "
+                log.warn("Topic '{}': {} on the broker, {} declared by this service; left as it is (a topic's "
                         + "partitions are changed only by hand, since keys move between partitions: docs/operations.md)",
-                        declared.name(), existing, declared.numPartitions());
+                        declared.name(), partitionCount(existing), partitionCount(declared.numPartitions()));
             }
             return false;
         }
@@ -118,6 +118,10 @@ final class ExistingTopicsGuard implements BeanPostProcessor {
                 }
             }
             answered = true;
+        }
+
+        private static String partitionCount(int count) {
+            return count == 1 ? "1 partition" : count + " partitions";
         }
 
         /** The messages of a failure and its causes: the client's own says only that it could not start. */

@@ -67,8 +67,8 @@ class ExistingTopicsGuardIntegrationTest {
         assertThat(partitions(more)).isEqualTo(4);
         assertThat(partitions(missing)).isEqualTo(2);
         assertThat(cleanupPolicy(missing)).isEqualTo(TopicConfig.CLEANUP_POLICY_COMPACT);
-        assertThat(output).contains("Topic '" + fewer + "': 1 partitions on the broker, 3 declared by this service")
-                .contains("Topic '" + more + "': 4 partitions on the broker, 2 declared by this service")
+        assertThat(output).contains("Topic '" + fewer + "': 1 partition on the broker, 3 partitions declared by this service")
+                .contains("Topic '" + more + "': 4 partitions on the broker, 2 partitions declared by this service")
                 .doesNotContain("Topic '" + missing + "':");
     }
 
