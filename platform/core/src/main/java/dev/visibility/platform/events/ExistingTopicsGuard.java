@@ -29,10 +29,11 @@ import org.springframework.kafka.core.KafkaAdmin;
  * {@code auth.keys}, could then sit in two partitions with no order between them. A declared count that differs from
  * the topic's is logged as a warning; growing a topic is an operator's deliberate act (docs/operations.md).
  *
- * <p>KafkaAdmin asks the predicate about each declared topic once, when the context has started. The first question
- * lists and describes the broker's topics (two requests); a topic that does not exist is created by KafkaAdmin as
- * declared. If the broker cannot answer within KafkaAdmin's operation time-out, nothing is created at this start, as
- * when KafkaAdmin itself cannot reach the broker.
+ * <p>KafkaAdmin asks the predicate about each declared topic once, after the context's singletons are created (a
+ * service with no declared topic, such as the gateway with {@code suite.kafka.create-topics=false}, is never asked,
+ * and opens no client). The first question lists and describes the broker's topics (two requests); a topic that does
+ * not exist is created by KafkaAdmin as declared. If the broker cannot answer within KafkaAdmin's operation time-out,
+ * nothing is created at this start, as when KafkaAdmin itself cannot reach the broker.
  */
 final class ExistingTopicsGuard implements BeanPostProcessor {
 
