@@ -19,6 +19,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.BeansException;
 import org.springframework.beans.factory.config.BeanPostProcessor;
+import org.springframework.core.NestedExceptionUtils;
 import org.springframework.kafka.core.KafkaAdmin;
 
 /**
@@ -110,7 +111,7 @@ final class ExistingTopicsGuard implements BeanPostProcessor {
                 described = true;
             } catch (ExecutionException | TimeoutException | RuntimeException e) {
                 log.error("Could not describe the broker's topics ({}); none is created or changed at this start",
-                        causes(e));
+                        NestedExceptionUtils.getMostSpecificCause(e).toString());
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             } finally {
@@ -123,17 +124,6 @@ final class ExistingTopicsGuard implements BeanPostProcessor {
 
         private static String partitionCount(int count) {
             return count == 1 ? "1 partition" : count + " partitions";
-        }
-
-        /** The messages of a failure and its causes: the client's own says only that it could not start. */
-        private static String causes(Throwable failure) {
-            Throwable shown = failure instanceof ExecutionException && failure.getCause() != null ? failure.getCause()
-                    : failure;
-            StringBuilder text = new StringBuilder(shown.toString());
-            for (Throwable cause = shown.getCause(); cause != null; cause = cause.getCause()) {
-                text.append("; caused by ").append(cause);
-            }
-            return text.toString();
         }
     }
 }

@@ -96,11 +96,9 @@ class ExistingTopicsGuardIntegrationTest {
     }
 
     private static ApplicationContextRunner runner(Class<?>... platform) {
-        Class<?>[] classes = new Class<?>[platform.length + 1];
-        classes[0] = KafkaAutoConfiguration.class;
-        System.arraycopy(platform, 0, classes, 1, platform.length);
         return new ApplicationContextRunner()
-                .withConfiguration(AutoConfigurations.of(classes))
+                .withConfiguration(AutoConfigurations.of(KafkaAutoConfiguration.class))
+                .withConfiguration(AutoConfigurations.of(platform))
                 .withPropertyValues("spring.kafka.bootstrap-servers=" + SharedInfrastructure.kafka().getBrokersAsString(),
                         // only the topics each test declares, not the suite's
                         "suite.kafka.create-topics=false");
