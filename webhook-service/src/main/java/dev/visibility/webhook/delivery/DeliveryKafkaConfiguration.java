@@ -120,8 +120,7 @@ class DeliveryKafkaConfiguration {
      * else the default count); the retry and dead-letter topics of deliveries get as many.
      */
     static int deliveryPartitions(Environment environment) {
-        int partitions = environment.getProperty("suite.kafka.partitions", Integer.class, 3);
-        return environment.getProperty("suite.kafka.topic-partitions." + DeliveryTopics.FIRST, Integer.class, partitions);
+        return Topics.partitions(environment, DeliveryTopics.FIRST);
     }
 
     /** Consumers per delivery topic: configured, else one per partition. */

@@ -3,6 +3,7 @@ package dev.visibility.platform.consumer;
 import java.util.List;
 
 import dev.visibility.platform.events.StringProducer;
+import dev.visibility.platform.events.Topics;
 import dev.visibility.platform.outbox.OutboxAutoConfiguration;
 import dev.visibility.platform.outbox.ProcessedEvents;
 import jakarta.validation.Validation;
@@ -63,14 +64,13 @@ public class TopicConsumerAutoConfiguration {
     @Bean
     @ConditionalOnProperty(prefix = "suite.kafka", name = "create-topics", havingValue = "true", matchIfMissing = true)
     KafkaAdmin.NewTopics topicConsumerDeadLetterTopics(List<TopicConsumer<?>> consumers, Environment environment,
-            @Value("${suite.kafka.partitions:3}") int partitions,
             @Value("${suite.kafka.replication-factor:1}") short replicationFactor) {
-        // as many partitions as the topic they come from (suite.kafka.topic-partitions.<topic>, else the default)
+        // as many partitions as the topic they come from
         return new KafkaAdmin.NewTopics(consumers.stream()
                 .map(TopicConsumer::topic)
                 .distinct()
                 .map(topic -> TopicBuilder.name(DeadLetters.topic(topic))
-                        .partitions(environment.getProperty("suite.kafka.topic-partitions." + topic, Integer.class, partitions))
+                        .partitions(Topics.partitions(environment, topic))
                         .replicas(replicationFactor).build())
                 .toArray(NewTopic[]::new));
     }

@@ -32,13 +32,12 @@ public class KafkaTopicsAutoConfiguration {
 
     @Bean
     @ConditionalOnProperty(prefix = "suite.kafka", name = "create-topics", havingValue = "true", matchIfMissing = true)
-    KafkaAdmin.NewTopics suiteTopics(@Value("${suite.kafka.partitions:3}") int partitions,
-            @Value("${suite.kafka.replication-factor:1}") short replicationFactor, Environment environment) {
+    KafkaAdmin.NewTopics suiteTopics(@Value("${suite.kafka.replication-factor:1}") short replicationFactor,
+            Environment environment) {
         List<NewTopic> topics = new ArrayList<>();
         for (String name : Topics.ALL) {
-            // suite.kafka.topic-partitions.<topic> overrides the default for one topic
-            int count = environment.getProperty("suite.kafka.topic-partitions." + name, Integer.class, partitions);
-            TopicBuilder builder = TopicBuilder.name(name).partitions(count).replicas(replicationFactor);
+            TopicBuilder builder = TopicBuilder.name(name).partitions(Topics.partitions(environment, name))
+                    .replicas(replicationFactor);
             if (name.equals(Topics.AUTH_KEYS) || name.equals(Topics.TRAFFIC_CONFIG)) {
                 builder.compact();
             }

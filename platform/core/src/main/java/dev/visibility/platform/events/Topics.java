@@ -2,6 +2,8 @@ package dev.visibility.platform.events;
 
 import java.util.List;
 
+import org.springframework.core.env.PropertyResolver;
+
 /** Kafka topic names of DESIGN.md (Kafka table). Keys are given beside each. */
 public final class Topics {
 
@@ -38,6 +40,19 @@ public final class Topics {
     public static final List<String> ALL = List.of(TRACKING_RUNS, AGENTPICKS_RUNS, TRAFFIC_HITS, RECOMMENDATIONS,
             OUTCOMES_MEASUREMENTS, PUBLIC_EVENTS, AUTH_KEYS, USAGE_REQUESTS, WEBHOOK_DELIVERIES, AGENTS_RUNS, AGENTS_THREADS,
             AGENTS_THREAD_STOPS, TRAFFIC_CONFIG, ADOPTION_METRICS);
+
+    /** Partitions of a topic unless configured ({@code suite.kafka.partitions}). */
+    public static final int DEFAULT_PARTITIONS = 3;
+
+    /**
+     * How many partitions a service declares for {@code topic}, and for the dead-letter and retry topics derived from
+     * it: {@code suite.kafka.topic-partitions.<topic>}, else {@code suite.kafka.partitions}, else
+     * {@value #DEFAULT_PARTITIONS}. A topic that exists keeps the count it has ({@link ExistingTopicsGuard}).
+     */
+    public static int partitions(PropertyResolver properties, String topic) {
+        int partitions = properties.getProperty("suite.kafka.partitions", Integer.class, DEFAULT_PARTITIONS);
+        return properties.getProperty("suite.kafka.topic-partitions." + topic, Integer.class, partitions);
+    }
 
     /** Kafka header that carries the eventId of every record. */
     public static final String EVENT_ID_HEADER = "eventId";
