@@ -10,9 +10,13 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -24,7 +28,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * {@code ./suite up}'s settle step against a real KRaft broker: with no record published since the
  * services started it is settled at the first look; a record published since then is waited out
- * for the quiet period. The topics' consumer groups do not exist here, so no lag counts.
+ * for the quiet period. A consuming group's lag is waited for; the topics whose groups do not exist
+ * here count no lag.
  */
 class SettleIntegrationTest {
 
@@ -81,6 +86,41 @@ class SettleIntegrationTest {
         assertThat(code).isZero();
         assertThat(out.toString(StandardCharsets.UTF_8)).contains("demo data ingested and delivered");
         assertThat(Duration.ofNanos(System.nanoTime() - started)).isGreaterThanOrEqualTo(Settle.QUIET);
+    }
+
+    @Test
+    void aLiveGroupsLagIsWaitedForUntilItHasCommittedTheEnd() throws Exception {
+        // recommendations is worked off by actions-service's group (no other topic's, and no other test's):
+        // two old records, one of them committed
+        publish("recommendations", Instant.now().minusSeconds(60));
+        publish("recommendations", Instant.now().minusSeconds(60));
+        TopicPartition partition = new TopicPartition("recommendations", 0);
+        commit("actions-service", partition, 1);
+        try {
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+
+            int code = settle.run(Duration.ofSeconds(1), Instant.now(), new PrintStream(out, true, StandardCharsets.UTF_8));
+
+            assertThat(code).isEqualTo(1);
+            assertThat(out.toString(StandardCharsets.UTF_8))
+                    .contains("the services are still working off 1 records after 1 s")
+                    .doesNotContain("nothing published");
+        } finally {
+            commit("actions-service", partition, 2);
+        }
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+
+        int code = settle.run(Duration.ofSeconds(30), Instant.now(), new PrintStream(out, true, StandardCharsets.UTF_8));
+
+        assertThat(code).isZero();
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("nothing published since the services started");
+    }
+
+    private static void commit(String group, TopicPartition partition, long offset) throws Exception {
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.getBrokersAsString()))) {
+            admin.alterConsumerGroupOffsets(group, Map.of(partition, new OffsetAndMetadata(offset)))
+                    .all().get(10, TimeUnit.SECONDS);
+        }
     }
 
     private static void publish(String topic, Instant timestamp) throws Exception {
