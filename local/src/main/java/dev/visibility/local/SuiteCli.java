@@ -101,6 +101,9 @@ public final class SuiteCli {
                 return new Settle(SuiteLocation.fromSystemProperties())
                         .run(SETTLE_TIMEOUT, since == null ? null : java.time.Instant.ofEpochMilli(since), out);
             }
+            if (words.size() == 3 && words.get(0).equals("training-database")) { // internal: ./suite cds-train
+                return new TrainingDatabase(System.getenv()).run(words.get(1), words.get(2));
+            }
             if (words.size() == 1 && (words.get(0).equals("help") || words.get(0).equals("--help"))) {
                 out.print(USAGE);
                 return 0;
