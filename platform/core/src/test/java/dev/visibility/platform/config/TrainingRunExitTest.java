@@ -3,17 +3,21 @@ package dev.visibility.platform.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiPredicate;
 import java.util.function.Predicate;
 
+import com.sun.net.httpserver.HttpServer;
 import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.TopicPartition;
@@ -63,6 +67,48 @@ class TrainingRunExitTest {
 
         assertThat(exited.get(10, TimeUnit.SECONDS)).isZero();
         assertThat(Duration.ofNanos(System.nanoTime() - started)).isGreaterThanOrEqualTo(Duration.ofMillis(300));
+        assertThat(context.isActive()).isFalse();
+    }
+
+    @Test
+    void theRunAsksItsReadinessEndpointOnceBeforeItExits() throws Exception {
+        List<String> asked = new CopyOnWriteArrayList<>();
+        HttpServer management = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        management.createContext("/actuator/health/readiness", exchange -> {
+            asked.add(exchange.getRequestMethod() + " " + exchange.getRequestURI());
+            byte[] body = "{\"status\":\"UP\"}".getBytes(StandardCharsets.UTF_8);
+            exchange.sendResponseHeaders(200, body.length);
+            exchange.getResponseBody().write(body);
+            exchange.close();
+        });
+        management.start();
+        try {
+            MockEnvironment environment = training("30s")
+                    .withProperty("local.management.port", Integer.toString(management.getAddress().getPort()))
+                    .withProperty("local.server.port", "1");
+            GenericApplicationContext context = context(environment);
+            CompletableFuture<Integer> exited = new CompletableFuture<>();
+
+            new TrainingRunExit(code -> {
+                asked.add("exit " + code);
+                exited.complete(code);
+            }, System::nanoTime).onApplicationEvent(ready(context));
+
+            assertThat(exited.get(10, TimeUnit.SECONDS)).isZero();
+            assertThat(asked).containsExactly("GET /actuator/health/readiness", "exit 0");
+        } finally {
+            management.stop(0);
+        }
+    }
+
+    @Test
+    void aRunWithoutAWebServerExitsAllTheSame() throws Exception {
+        GenericApplicationContext context = context(training("30s"));
+        CompletableFuture<Integer> exited = new CompletableFuture<>();
+
+        new TrainingRunExit(exited::complete, System::nanoTime).onApplicationEvent(ready(context));
+
+        assertThat(exited.get(10, TimeUnit.SECONDS)).isZero();
         assertThat(context.isActive()).isFalse();
     }
 
