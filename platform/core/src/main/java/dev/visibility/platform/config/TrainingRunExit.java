@@ -9,7 +9,6 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.function.IntConsumer;
-import java.util.function.LongSupplier;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -44,15 +43,13 @@ public class TrainingRunExit implements ApplicationListener<ApplicationReadyEven
     private static final Duration LOOK_EVERY = Duration.ofMillis(100);
 
     private final IntConsumer exit;
-    private final LongSupplier nanoTime;
 
     public TrainingRunExit() {
-        this(System::exit, System::nanoTime);
+        this(System::exit);
     }
 
-    TrainingRunExit(IntConsumer exit, LongSupplier nanoTime) {
+    TrainingRunExit(IntConsumer exit) {
         this.exit = exit;
-        this.nanoTime = nanoTime;
     }
 
     @Override
@@ -72,10 +69,10 @@ public class TrainingRunExit implements ApplicationListener<ApplicationReadyEven
         thread.start();
     }
 
-    private void awaitAssignments(ApplicationContext context, Duration timeout) {
-        long deadline = nanoTime.getAsLong() + timeout.toNanos();
+    private static void awaitAssignments(ApplicationContext context, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
         List<String> waiting = unassigned(context);
-        while (!waiting.isEmpty() && nanoTime.getAsLong() - deadline < 0) {
+        while (!waiting.isEmpty() && System.nanoTime() - deadline < 0) {
             try {
                 Thread.sleep(LOOK_EVERY.toMillis());
             } catch (InterruptedException e) {

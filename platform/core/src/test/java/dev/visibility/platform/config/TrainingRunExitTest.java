@@ -43,7 +43,7 @@ class TrainingRunExitTest {
         GenericApplicationContext context = context(training("30s"), waiting, stopped);
         CompletableFuture<Integer> exited = new CompletableFuture<>();
 
-        new TrainingRunExit(exited::complete, System::nanoTime).onApplicationEvent(ready(context));
+        new TrainingRunExit(exited::complete).onApplicationEvent(ready(context));
 
         await().atMost(Duration.ofSeconds(10)).until(() -> waiting.looks.get() >= 3);
         assertThat(exited).isNotDone();
@@ -63,7 +63,7 @@ class TrainingRunExitTest {
         CompletableFuture<Integer> exited = new CompletableFuture<>();
         long started = System.nanoTime();
 
-        new TrainingRunExit(exited::complete, System::nanoTime).onApplicationEvent(ready(context));
+        new TrainingRunExit(exited::complete).onApplicationEvent(ready(context));
 
         assertThat(exited.get(10, TimeUnit.SECONDS)).isZero();
         assertThat(Duration.ofNanos(System.nanoTime() - started)).isGreaterThanOrEqualTo(Duration.ofMillis(300));
@@ -92,7 +92,7 @@ class TrainingRunExitTest {
             new TrainingRunExit(code -> {
                 asked.add("exit " + code);
                 exited.complete(code);
-            }, System::nanoTime).onApplicationEvent(ready(context));
+            }).onApplicationEvent(ready(context));
 
             assertThat(exited.get(10, TimeUnit.SECONDS)).isZero();
             assertThat(asked).containsExactly("GET /actuator/health/readiness", "exit 0");
@@ -106,7 +106,7 @@ class TrainingRunExitTest {
         GenericApplicationContext context = context(training("30s"));
         CompletableFuture<Integer> exited = new CompletableFuture<>();
 
-        new TrainingRunExit(exited::complete, System::nanoTime).onApplicationEvent(ready(context));
+        new TrainingRunExit(exited::complete).onApplicationEvent(ready(context));
 
         assertThat(exited.get(10, TimeUnit.SECONDS)).isZero();
         assertThat(context.isActive()).isFalse();
@@ -127,7 +127,7 @@ class TrainingRunExitTest {
         GenericApplicationContext context = context(environment, container);
         CompletableFuture<Integer> exited = new CompletableFuture<>();
 
-        new TrainingRunExit(exited::complete, System::nanoTime).onApplicationEvent(ready(context));
+        new TrainingRunExit(exited::complete).onApplicationEvent(ready(context));
 
         assertThat(exited).isNotDone();
         assertThat(container.looks.get()).isZero();
