@@ -90,8 +90,8 @@ public class TrainingRunExit implements ApplicationListener<ApplicationReadyEven
 
     /**
      * Asks the service's readiness endpoint once, as {@code ./suite up} does after every start: the HTTP codec, the
-     * web stack's request path and the health JSON then come from the cache too (about a third of the classes a start
-     * otherwise still loads from the jars). A run without a web server, or a question that fails, just goes on.
+     * web stack's request path and the health JSON then come from the cache too (outcomes-service: 395 classes from
+     * the jars instead of 1,092 of about 19,000). A run without a web server, or a question that fails, just goes on.
      */
     private static void askReadiness(ApplicationContext context) {
         String port = context.getEnvironment().getProperty("local.management.port",
