@@ -104,6 +104,9 @@ public final class SuiteCli {
             if (words.size() == 3 && words.get(0).equals("training-database")) { // internal: ./suite cds-train
                 return new TrainingDatabase(System.getenv()).run(words.get(1), words.get(2));
             }
+            if (words.size() >= 2 && words.get(0).equals("extract-jars")) { // internal: ./suite up extracts the services' jars
+                return new ExtractJars(java.nio.file.Path.of(words.get(1))).run(words.subList(2, words.size()), err);
+            }
             if (words.size() == 1 && (words.get(0).equals("help") || words.get(0).equals("--help"))) {
                 out.print(USAGE);
                 return 0;

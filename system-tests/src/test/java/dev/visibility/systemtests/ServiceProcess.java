@@ -70,7 +70,7 @@ public final class ServiceProcess {
     }
 
     /**
-     * The module's jar extracted ({@code java -Djarmode=tools extract}, as {@code ./suite up} does)
+     * The module's jar extracted ({@code java -Djarmode=tools extract}, the layout {@code ./suite up} writes)
      * into {@code target/apps/<module>/}, once per version of the jar (size and modification time):
      * a JVM starts on about a third less CPU from the extracted jar than from the nested one. Falls
      * back to the jar as it is when extraction fails (for example while the jar is being rebuilt).
