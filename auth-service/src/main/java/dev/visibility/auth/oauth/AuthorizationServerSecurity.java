@@ -1,8 +1,6 @@
 package dev.visibility.auth.oauth;
 
 
-import com.nimbusds.jose.jwk.JWKSet;
-import com.nimbusds.jose.jwk.source.ImmutableJWKSet;
 import com.nimbusds.jose.jwk.source.JWKSource;
 import com.nimbusds.jose.proc.SecurityContext;
 import dev.visibility.auth.accounts.AccountRepository;
@@ -74,8 +72,7 @@ class AuthorizationServerSecurity {
 
     @Bean
     JWKSource<SecurityContext> jwkSource(JdbcClient jdbc, TransactionTemplate tx) {
-        JWKSet keys = SigningKeys.load(jdbc, tx);
-        return new ImmutableJWKSet<>(keys);
+        return new LazyJwkSource(() -> SigningKeys.load(jdbc, tx));
     }
 
     @Bean

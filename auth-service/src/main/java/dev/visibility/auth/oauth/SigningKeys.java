@@ -20,7 +20,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * The authorization server's RS256 signing key, made on the first start and kept in
+ * The authorization server's RS256 signing key, made when it is first needed (LazyJwkSource) and kept in
  * {@code oauth_signing_keys}, so that every replica and every restart signs with the same key and
  * publishes the same JWKS ({@code /oauth2/jwks}). One instance creates it (advisory lock).
  */
@@ -31,7 +31,7 @@ final class SigningKeys {
     private SigningKeys() {
     }
 
-    /** Start-up work on a machine that may be busy starting the whole suite: longer than a request's limit. */
+    /** Making the key, on a machine that may be busy starting the whole suite: longer than a request's limit. */
     static final int START_UP_TIMEOUT_SECONDS = 90;
 
     static JWKSet load(JdbcClient jdbc, TransactionTemplate tx) {
