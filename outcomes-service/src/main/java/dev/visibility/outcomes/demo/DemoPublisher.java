@@ -31,6 +31,9 @@ class DemoPublisher {
 
     private static final Logger log = LoggerFactory.getLogger(DemoPublisher.class);
     private static final int WANTED_ACTIONS = 150;
+    private static final long LOOK_EVERY_MILLIS = 500;
+    /** Looks that must find the count unchanged: a second at {@link #LOOK_EVERY_MILLIS}. */
+    private static final int STABLE_LOOKS = 2;
 
     private final DemoProperties demo;
     private final DatabaseClient db;
@@ -76,18 +79,24 @@ class DemoPublisher {
         }
     }
 
-    /** The demo project's actions once enough have arrived (or the wait is over), in a stable order. */
+    /**
+     * The demo project's actions once enough have arrived and their count held for a second (or the wait is over), in
+     * a stable order. Looked at every half second: on a first {@code ./suite up} this wait is on the way to "the
+     * suite is up" (a look every 2 s, two alike, published about 2.5 s after the actions' demo was done).
+     */
     private List<UUID> actions(UUID project) throws InterruptedException {
         long deadline = System.nanoTime() + demo.actionWait().toNanos();
         long wanted = Math.min(WANTED_ACTIONS, demo.interventions());
         long previous = -1;
+        int alike = 0;
         while (System.nanoTime() < deadline) {
             long now = count("SELECT count(*) FROM actions WHERE project_id = :project AND title IS NOT NULL", project);
-            if (now >= wanted && now == previous) {
+            alike = now == previous ? alike + 1 : 0;
+            if (now >= wanted && alike >= STABLE_LOOKS) {
                 break;
             }
             previous = now;
-            Thread.sleep(2_000);
+            Thread.sleep(LOOK_EVERY_MILLIS);
         }
         return db.sql("SELECT action_id FROM actions WHERE project_id = :project AND title IS NOT NULL ORDER BY action_id")
                 .bind("project", project).map(row -> row.get(0, UUID.class)).all().collectList()
