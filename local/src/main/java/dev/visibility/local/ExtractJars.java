@@ -77,6 +77,11 @@ final class ExtractJars {
         if (triples.isEmpty() || triples.size() % 3 != 0) {
             throw new CliException(2, "extract-jars APPS NAME JAR STAMP [NAME JAR STAMP]...");
         }
+        for (int i = 0; i < triples.size(); i += 3) {
+            if (!triples.get(i).matches("[a-z][a-z0-9-]*")) {
+                throw new CliException(2, "not a service name: " + triples.get(i));
+            }
+        }
         try {
             Files.createDirectories(shared);
         } catch (IOException e) {
@@ -90,9 +95,6 @@ final class ExtractJars {
                 String name = triples.get(i);
                 Path jar = Path.of(triples.get(i + 1));
                 String stamp = triples.get(i + 2);
-                if (!name.matches("[a-z][a-z0-9-]*")) {
-                    throw new CliException(2, "not a service name: " + name);
-                }
                 jobs.put(name, pool.submit(() -> {
                     extract(name, jar, stamp);
                     return null;

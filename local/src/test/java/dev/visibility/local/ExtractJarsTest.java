@@ -129,7 +129,11 @@ class ExtractJarsTest {
         PrintStream e = new PrintStream(err, true);
 
         assertThat(SuiteCli.run(new String[] {"extract-jars", dir.toString(), "one", "x.jar"}, o, e)).isEqualTo(2);
-        assertThat(SuiteCli.run(new String[] {"extract-jars", dir.toString(), "../up", "x.jar", "1 1"}, o, e)).isEqualTo(2);
+        Path jar = dir.resolve("one.jar");
+        // a bad name anywhere stops the command before any extraction starts
+        assertThat(SuiteCli.run(new String[] {"extract-jars", dir.resolve("apps").toString(), "one", jar.toString(), "1 1",
+                "../up", "x.jar", "1 1"}, o, e)).isEqualTo(2);
+        assertThat(dir.resolve("apps")).doesNotExist();
         assertThat(err.toString(StandardCharsets.UTF_8)).contains("extract-jars APPS NAME JAR STAMP").contains("not a service name: ../up");
     }
 
