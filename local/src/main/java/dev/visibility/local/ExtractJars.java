@@ -131,7 +131,7 @@ final class ExtractJars {
                 throw new IOException(jar + " is not an executable Spring Boot jar (no Start-Class)");
             }
             List<String> classPath = new ArrayList<>();
-            for (String library : libraryOrder(source)) {
+            for (String library : libraryOrder(source, manifest)) {
                 ZipEntry entry = source.getEntry(LIB + library);
                 if (entry == null) {
                     throw new IOException(jar + " indexes " + library + " but does not hold it");
@@ -151,9 +151,9 @@ final class ExtractJars {
     }
 
     /** The nested libraries in class-path order: the jar's classpath index, else the order of its entries. */
-    private static List<String> libraryOrder(JarFile source) throws IOException {
+    private static List<String> libraryOrder(JarFile source, Manifest manifest) throws IOException {
         List<String> order = new ArrayList<>();
-        String indexName = source.getManifest().getMainAttributes().getValue("Spring-Boot-Classpath-Index");
+        String indexName = manifest.getMainAttributes().getValue("Spring-Boot-Classpath-Index");
         ZipEntry index = indexName == null ? null : source.getEntry(indexName);
         if (index != null) {
             String text;
@@ -307,7 +307,7 @@ final class ExtractJars {
         out.closeEntry();
     }
 
-    static void deleteTree(Path root) throws IOException {
+    private static void deleteTree(Path root) throws IOException {
         if (!Files.exists(root, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
             return;
         }
