@@ -1,6 +1,8 @@
 package dev.visibility.local;
 
 import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
@@ -32,6 +34,11 @@ import org.apache.kafka.common.TopicPartition;
  * <p>When {@code up} says when it started the services ({@code since}), a suite that published
  * nothing on those topics since then (a second {@code up}: the demo data is in already) and has no
  * lag is settled at the first look, without waiting {@link #QUIET} for records that will not come.
+ *
+ * <p>{@code up} starts this command beside the services, with a {@link Go}: its JVM starts, connects
+ * and asks the broker once while the services start, and the looks begin when {@code up} writes the
+ * go file (every service ready). On a first {@code up} the JVM's start and the first look then no
+ * longer follow the services' (about 4 s with the machine's two cores busy with the demo data).
  */
 final class Settle {
 
@@ -56,24 +63,57 @@ final class Settle {
         this.suite = suite;
     }
 
+    /**
+     * Where {@code up} says that every service is ready, and the process of that {@code up}: the looks
+     * begin when the file exists; the command ends without a word when the process is gone first
+     * (a service failed to start and {@code up} exited).
+     */
+    record Go(Path file, long upPid) {
+
+        private static final long LOOK_EVERY_MILLIS = 50;
+
+        /** True once the file exists, false when {@code up} ended without writing it. */
+        boolean await() throws InterruptedException {
+            while (!Files.exists(file)) {
+                if (ProcessHandle.of(upPid).filter(ProcessHandle::isAlive).isEmpty()) {
+                    return Files.exists(file);
+                }
+                Thread.sleep(LOOK_EVERY_MILLIS);
+            }
+            return true;
+        }
+    }
+
     /** 0 when quiet within the time-out, 1 otherwise (up goes on either way). */
     int run(Duration timeout, PrintStream out) {
-        return run(timeout, null, out);
+        return run(timeout, null, null, out);
     }
 
     /**
      * As {@link #run(Duration, PrintStream)}; {@code since} (null: not known) is when the services
      * were started: no record on the topics with a later timestamp and no lag is settled at once.
+     * With a {@code go} (null: none), the looks and the time-out begin when it is given; 1 without a
+     * word when it is not.
      */
-    int run(Duration timeout, Instant since, PrintStream out) {
-        long started = System.nanoTime();
-        long deadline = started + timeout.toNanos();
+    int run(Duration timeout, Instant since, Go go, PrintStream out) {
         Properties config = new Properties();
         config.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, suite.kafkaBootstrap());
         config.put(AdminClientConfig.CLIENT_ID_CONFIG, "suite-settle");
         config.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 5_000);
         config.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 10_000);
         try (Admin admin = Admin.create(config)) {
+            if (go != null) {
+                try {
+                    lag(admin, ends(admin)); // connects and loads what the looks use; the answer is not used
+                } catch (ExecutionException | TimeoutException | RuntimeException e) {
+                    // the looks after the go ask again and say so when the broker still does not answer
+                }
+                if (!go.await()) {
+                    return 1;
+                }
+            }
+            long started = System.nanoTime();
+            long deadline = started + timeout.toNanos();
             Map<TopicPartition, Long> previousEnds = null;
             long quietSince = 0;
             long lag = -1;

@@ -98,8 +98,11 @@ public final class SuiteCli {
             }
             if (words.size() == 1 && words.get(0).equals("settle")) { // internal: ./suite up runs it
                 Long since = Long.getLong("suite.settle.since");
+                String goFile = System.getProperty("suite.settle.go");
+                Long upPid = Long.getLong("suite.settle.up-pid");
+                Settle.Go go = goFile == null || upPid == null ? null : new Settle.Go(java.nio.file.Path.of(goFile), upPid);
                 return new Settle(SuiteLocation.fromSystemProperties())
-                        .run(SETTLE_TIMEOUT, since == null ? null : java.time.Instant.ofEpochMilli(since), out);
+                        .run(SETTLE_TIMEOUT, since == null ? null : java.time.Instant.ofEpochMilli(since), go, out);
             }
             if (words.size() == 3 && words.get(0).equals("training-database")) { // internal: ./suite cds-train
                 return new TrainingDatabase(System.getenv()).run(words.get(1), words.get(2));

@@ -3,11 +3,13 @@ package dev.visibility.local;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.kafka.clients.admin.Admin;
@@ -29,7 +31,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code ./suite up}'s settle step against a real KRaft broker: with no record published since the
  * services started it is settled at the first look; a record published since then is waited out
  * for the quiet period. A consuming group's lag is waited for; the topics whose groups do not exist
- * here count no lag.
+ * here count no lag. Started beside the services with a go file, it looks only once the file is
+ * written, and ends without a word when the up that was to write it has ended.
  */
 class SettleIntegrationTest {
 
@@ -54,7 +57,7 @@ class SettleIntegrationTest {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         long started = System.nanoTime();
 
-        int code = settle.run(Duration.ofSeconds(30), Instant.now(), new PrintStream(out, true, StandardCharsets.UTF_8));
+        int code = settle.run(Duration.ofSeconds(30), Instant.now(), null, new PrintStream(out, true, StandardCharsets.UTF_8));
 
         assertThat(code).isZero();
         assertThat(out.toString(StandardCharsets.UTF_8)).contains("nothing published since the services started");
@@ -68,7 +71,7 @@ class SettleIntegrationTest {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         long started = System.nanoTime();
 
-        int code = settle.run(Duration.ofSeconds(30), since, new PrintStream(out, true, StandardCharsets.UTF_8));
+        int code = settle.run(Duration.ofSeconds(30), since, null, new PrintStream(out, true, StandardCharsets.UTF_8));
 
         assertThat(code).isZero();
         assertThat(out.toString(StandardCharsets.UTF_8)).contains("demo data ingested and delivered")
@@ -99,7 +102,7 @@ class SettleIntegrationTest {
         try {
             ByteArrayOutputStream out = new ByteArrayOutputStream();
 
-            int code = settle.run(Duration.ofSeconds(1), Instant.now(), new PrintStream(out, true, StandardCharsets.UTF_8));
+            int code = settle.run(Duration.ofSeconds(1), Instant.now(), null, new PrintStream(out, true, StandardCharsets.UTF_8));
 
             assertThat(code).isEqualTo(1);
             assertThat(out.toString(StandardCharsets.UTF_8))
@@ -110,10 +113,40 @@ class SettleIntegrationTest {
         }
         ByteArrayOutputStream out = new ByteArrayOutputStream();
 
-        int code = settle.run(Duration.ofSeconds(30), Instant.now(), new PrintStream(out, true, StandardCharsets.UTF_8));
+        int code = settle.run(Duration.ofSeconds(30), Instant.now(), null, new PrintStream(out, true, StandardCharsets.UTF_8));
 
         assertThat(code).isZero();
         assertThat(out.toString(StandardCharsets.UTF_8)).contains("nothing published since the services started");
+    }
+
+    @Test
+    void withAGoTheLooksBeginWhenTheGoFileIsWrittenAndNotBefore() throws Exception {
+        Path go = Files.createTempDirectory("settle").resolve("settle.go");
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        CompletableFuture<Integer> code = CompletableFuture.supplyAsync(() -> settle.run(Duration.ofSeconds(30),
+                Instant.now(), new Settle.Go(go, ProcessHandle.current().pid()), new PrintStream(out, true, StandardCharsets.UTF_8)));
+
+        // waiting for the go: no answer and no word, however long up takes to start the services
+        assertThat(code).failsWithin(Duration.ofSeconds(3)).withThrowableOfType(java.util.concurrent.TimeoutException.class);
+        assertThat(out.size()).isZero();
+        Files.writeString(go, "");
+
+        assertThat(code.get(30, TimeUnit.SECONDS)).isZero();
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("nothing published since the services started");
+    }
+
+    @Test
+    void withAGoWhoseUpHasEndedWithoutItTheCommandEndsWithoutAWord() throws Exception {
+        Process ended = new ProcessBuilder("true").start();
+        ended.waitFor(10, TimeUnit.SECONDS);
+        Path go = Files.createTempDirectory("settle").resolve("settle.go");
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+
+        int code = settle.run(Duration.ofSeconds(30), Instant.now(), new Settle.Go(go, ended.pid()),
+                new PrintStream(out, true, StandardCharsets.UTF_8));
+
+        assertThat(code).isEqualTo(1);
+        assertThat(out.size()).isZero();
     }
 
     private static void commit(String group, TopicPartition partition, long offset) throws Exception {
