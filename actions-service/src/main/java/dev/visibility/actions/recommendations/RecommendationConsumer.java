@@ -7,12 +7,15 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * Consumes {@code recommendations} through the platform's {@link TopicConsumer}: the platform reads
- * and validates each record ({@link RecommendationCandidate#validate()}); {@link RecommendationIngestion}
- * applies it in one database transaction (claim of its eventId, rows, history, outbox events), and
- * the offset is committed after that. A record that can never apply goes to
- * {@code recommendations.DLT} at once; while the database is unavailable the record is retried,
- * never dead-lettered.
+ * Consumes {@code recommendations} through the platform's batch {@link TopicConsumer}: the platform
+ * reads and validates each record of a poll ({@link RecommendationCandidate#validate()}), claims
+ * their eventIds, and {@link RecommendationIngestion#ingestAll} applies those not applied before in
+ * the same database transaction (rows, history, outbox events, record after record); the offsets
+ * are committed after that. A producer publishes a project's recommendations as a set after each
+ * run, so a poll's records share one commit instead of one each. A record that can never apply goes
+ * to {@code recommendations.DLT} at once; while the database is unavailable the poll is retried,
+ * never dead-lettered; a poll that keeps failing otherwise is applied one record at a time, and only
+ * the record that cannot apply is dead-lettered.
  */
 @Configuration(proxyBeanMethods = false)
 class RecommendationConsumer {
@@ -20,7 +23,9 @@ class RecommendationConsumer {
     @Bean
     TopicConsumer<RecommendationCandidate> recommendationsConsumer(RecommendationIngestion ingestion,
             ActionsProperties properties) {
-        return TopicConsumer.of(Topics.RECOMMENDATIONS, RecommendationCandidate.class, ingestion::ingest)
+        return TopicConsumer.batch(Topics.RECOMMENDATIONS, RecommendationCandidate.class, ingestion::ingestAll)
+                .idempotent(RecommendationIngestion.CONSUMER)
+                .maxPollRecords(properties.ingestBatch())
                 .timeout(properties.ingestTimeout());
     }
 }

@@ -25,14 +25,17 @@ import dev.visibility.platform.outbox.ProcessedEvents;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.reactive.TransactionalOperator;
+import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import tools.jackson.databind.SerializationFeature;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Applies {@code recommendations} records (spec 6): creates suggested actions, updates them, and
- * takes them back. One record is one transaction: the claim of its eventId, the rows, the history
- * and the outbox events.
+ * takes them back. The consumer applies a poll's records in one transaction ({@link #ingestAll}):
+ * the claims of their eventIds, then each record's rows, history and outbox events in the topic's
+ * order, so that a record sees what the records before it wrote (a later update of the same
+ * recommendation, the percentile pool a new one joins).
  * <ul>
  * <li>New recommendation: {@code action.created} and {@code action.recommendation.created}.</li>
  * <li>Update: {@code action.updated} when a customer-visible field changed; and
@@ -81,10 +84,19 @@ public class RecommendationIngestion {
         this.properties = properties;
     }
 
-    /** Applies a validated record once: a redelivered eventId is {@link Outcome#DUPLICATE}. */
+    /** Applies a validated record once, in a transaction of its own: a redelivered eventId is {@link Outcome#DUPLICATE}. */
     public Mono<Outcome> ingest(RecommendationCandidate c) {
         return tx.transactional(processed.claim(CLAIMS, c.eventId())
                 .flatMap(claimed -> claimed ? apply(c) : Mono.just(Outcome.DUPLICATE)));
+    }
+
+    /**
+     * Applies a poll's validated records one after the other, in the transaction in which the
+     * platform's batch consumer claimed their eventIds ({@link RecommendationConsumer}; the list holds
+     * no record applied before).
+     */
+    public Mono<Void> ingestAll(List<RecommendationCandidate> records) {
+        return Flux.fromIterable(records).concatMap(this::apply).then();
     }
 
     private Mono<Outcome> apply(RecommendationCandidate c) {

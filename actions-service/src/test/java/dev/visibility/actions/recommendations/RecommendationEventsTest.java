@@ -284,6 +284,35 @@ class RecommendationEventsTest extends ActionsTest {
     }
 
     @Test
+    void aSetPublishedAtOnceIsAppliedRecordAfterRecordAsIfOneAtATime() {
+        // one send, so the consumer reads the records in one poll and applies them in one transaction:
+        // each record sees what the records before it wrote (spec 6's rules per record)
+        UUID project = UUID.randomUUID();
+        Map<String, Object> kept = candidate(project, "rec-set-kept");
+        Map<String, Object> changed = Candidates.next(kept);
+        changed.put("target", Map.of("label", "Comparison page", "type", "page", "payload", Map.of("url", "https://example.com/compare")));
+        Map<String, Object> gone = candidate(project, "rec-set-gone");
+        Map<String, Object> ranked = candidate(project, "rec-set-ranked");
+        publish(project, kept, gone, changed, Candidates.withdraw(project, "rec-set-gone"), ranked);
+        sync(project);
+
+        String id = actionIdOf(project, "rec-set-kept");
+        List<Published> events = eventsOf(project, id);
+        assertThat(events).extracting(Published::type).containsExactly(CREATED, REC_CREATED, UPDATED, REC_UPDATED);
+        assertThat(events.get(3).data().get("recommendationContext")).extracting(c -> map(c).get("changeReasons"))
+                .isEqualTo(List.of("concrete_target_changed"));
+        // withdrawn before anyone acted, in the same poll as its creation: removed, nothing after its creation
+        assertThat(actionIdOf(project, "rec-set-gone")).isNull();
+        assertThat(outbox(project)).extracting(Published::type)
+                .containsExactly(CREATED, REC_CREATED, CREATED, REC_CREATED, UPDATED, REC_UPDATED, CREATED, REC_CREATED,
+                        CREATED, REC_CREATED);
+        // the third suggestion of the same family joins a pool of two (the removed one left it): counted in its event
+        Map<String, Object> opportunity = map(map(eventsOf(project, actionIdOf(project, "rec-set-ranked")).get(1).data()
+                .get("recommendationContext")).get("opportunity"));
+        assertThat(opportunity).containsEntry("percentilePoolSize", 2);
+    }
+
+    @Test
     void aRedeliveredRecordIsAppliedOnce() {
         UUID project = UUID.randomUUID();
         Map<String, Object> c = candidate(project, "rec-twice");
