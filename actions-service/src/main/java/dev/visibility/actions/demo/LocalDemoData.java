@@ -26,6 +26,8 @@ import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.context.annotation.Profile;
 import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Component;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
 import tools.jackson.databind.ObjectMapper;
 
@@ -42,6 +44,9 @@ class LocalDemoData {
 
     private static final Logger log = LoggerFactory.getLogger(LocalDemoData.class);
     private static final Duration INGEST_WAIT = Duration.ofMinutes(3);
+    private static final Duration TEAM_WAIT = Duration.ofMinutes(3);
+    /** Actions whose changes the demo makes at the same time. */
+    private static final int TEAM_CONCURRENCY = 4;
     private static final String[] FAMILIES = {"prompt_gap", "citation_defence", "content_freshness", "technical_health"};
     private static final String[] CHANNELS = {"content", "technical", "pr", "social", "docs"};
     private static final String[] PRIORITIES = {"high", "medium", "low"};
@@ -96,48 +101,53 @@ class LocalDemoData {
         for (int i = 0; i < 40; i++) {
             prompts.add(UUID.nameUUIDFromBytes((project + "/prompt/" + i).getBytes()));
         }
+        long start = System.nanoTime();
         List<String> records = new ArrayList<>();
         for (int i = 0; i < count; i++) {
             records.add(mapper.writeValueAsString(upsert(project, "demo-" + i, i, random, prompts, null)));
         }
         publish(project, records);
         awaitCount(project, count);
+        long ingested = System.nanoTime();
 
-        // the team's work, through the write API's code path
+        // the team's work, through the write API's code path: each action's changes in order, a few
+        // actions at a time (their transactions touch different rows; one at a time left a core idle)
         Actor team = new Actor(Actor.USER, null, "demo-seed", null);
-        List<UUID> ids = new ArrayList<>();
-        for (int i = 0; i < count; i++) {
-            ids.add(UUID.fromString(idOf(project, "demo-" + i)));
-        }
+        Map<String, UUID> ids = idsByKey(project);
+        List<Mono<Void>> work = new ArrayList<>();
         List<String> withdrawals = new ArrayList<>();
         List<UUID> shipped = new ArrayList<>();
-        for (int i = 0; i < ids.size(); i++) {
-            UUID id = ids.get(i);
+        for (int i = 0; i < count; i++) {
+            UUID id = ids.get("demo-" + i);
             int slot = i % 10;
             if (slot == 1 || slot == 2) {
-                patch(project, id, team, ActionStatus.ACCEPTED, null);
-                if (i % 20 == 1) {
-                    patch(project, id, team, null, Boolean.TRUE);
-                }
+                work.add(i % 20 == 1 ? patches(project, id, team, ActionStatus.ACCEPTED, null).then(blocked(project, id, team))
+                        : patches(project, id, team, ActionStatus.ACCEPTED));
             } else if (slot == 3) {
-                patch(project, id, team, ActionStatus.ACCEPTED, null);
-                patch(project, id, team, ActionStatus.LIVE, null);
+                work.add(patches(project, id, team, ActionStatus.ACCEPTED, ActionStatus.LIVE));
                 shipped.add(id);
             } else if (slot == 4 && i % 20 == 4) {
-                patch(project, id, team, ActionStatus.ARCHIVED, null);
+                work.add(patches(project, id, team, ActionStatus.ARCHIVED));
             } else if (slot == 5 && i % 30 == 5) {
-                patch(project, id, team, ActionStatus.ACCEPTED, null);
-                patch(project, id, team, ActionStatus.LIVE, null);
-                patch(project, id, team, ActionStatus.ARCHIVED, null);
+                work.add(patches(project, id, team, ActionStatus.ACCEPTED, ActionStatus.LIVE, ActionStatus.ARCHIVED));
             } else if (i % 50 == 6) {
-                // acted on, then withdrawn by the producer: archived as withdrawn
-                writes.update(project, id, accountId, team, new ActionPatch(null, new ActionPatch.Set<>(UUID.nameUUIDFromBytes((project + "/member").getBytes())), null, null, null)).block(Duration.ofSeconds(10));
+                // acted on, then withdrawn by the producer (after this work): archived as withdrawn
+                work.add(Mono.defer(() -> writes.update(project, id, accountId, team, new ActionPatch(null,
+                        new ActionPatch.Set<>(UUID.nameUUIDFromBytes((project + "/member").getBytes())), null, null, null))).then());
                 withdrawals.add(withdraw(project, "demo-" + i));
             } else if (i % 50 == 7) {
                 // withdrawn before anyone acted: removed, no events
                 withdrawals.add(withdraw(project, "demo-" + i));
             }
         }
+        for (int i = 0; i < 12; i++) {
+            NewAction task = new NewAction("Team task " + (i + 1), "Created by the team in the actions workspace",
+                    List.of(CHANNELS[i % CHANNELS.length]), PRIORITIES[i % 3], i % 2 == 0 ? "Docs hub" : null, null);
+            boolean accept = i % 3 == 1;
+            work.add(Mono.defer(() -> writes.create(project, accountId, team, task))
+                    .flatMap(created -> accept ? patches(project, created.id, team, ActionStatus.ACCEPTED) : Mono.<Void>empty()));
+        }
+        Flux.fromIterable(work).flatMap(changes -> changes, TEAM_CONCURRENCY).then().block(TEAM_WAIT);
         List<String> followUps = new ArrayList<>();
         for (int i = 0; i < Math.min(5, shipped.size()); i++) {
             UUID followed = shipped.get(i);
@@ -145,19 +155,22 @@ class LocalDemoData {
         }
         withdrawals.addAll(followUps);
         publish(project, withdrawals);
-        for (int i = 0; i < 12; i++) {
-            UUID id = writes.create(project, accountId, team, new NewAction("Team task " + (i + 1),
-                    "Created by the team in the actions workspace", List.of(CHANNELS[i % CHANNELS.length]),
-                    PRIORITIES[i % 3], i % 2 == 0 ? "Docs hub" : null, null)).block(Duration.ofSeconds(10)).id;
-            if (i % 3 == 1) {
-                patch(project, id, team, ActionStatus.ACCEPTED, null);
-            }
-        }
-        log.info("Demo project {}: {} recommendations published and worked on", project, count);
+        log.info("Demo project {}: {} recommendations published and worked on (ingested after {} ms, the team's work {} ms)",
+                project, count, (ingested - start) / 1_000_000, (System.nanoTime() - ingested) / 1_000_000);
     }
 
-    private void patch(UUID project, UUID id, Actor team, ActionStatus status, Boolean blocked) {
-        writes.update(project, id, accountId, team, new ActionPatch(status, null, null, null, blocked)).block(Duration.ofSeconds(10));
+    /** The team's status changes of one action, one after the other. */
+    private Mono<Void> patches(UUID project, UUID id, Actor team, ActionStatus... statuses) {
+        Mono<Void> chain = Mono.empty();
+        for (ActionStatus status : statuses) {
+            chain = chain.then(Mono.defer(() -> writes.update(project, id, accountId, team,
+                    new ActionPatch(status, null, null, null, null))).then());
+        }
+        return chain;
+    }
+
+    private Mono<Void> blocked(UUID project, UUID id, Actor team) {
+        return Mono.defer(() -> writes.update(project, id, accountId, team, new ActionPatch(null, null, null, null, Boolean.TRUE))).then();
     }
 
     private String withdraw(UUID project, String key) {
@@ -191,7 +204,7 @@ class LocalDemoData {
                 throw new IllegalStateException("demo recommendations were not ingested in time");
             }
             try {
-                Thread.sleep(500);
+                Thread.sleep(100);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException(e);
@@ -199,9 +212,13 @@ class LocalDemoData {
         }
     }
 
-    private String idOf(UUID project, String key) {
-        return actions.db().sql("SELECT id::text FROM actions WHERE project_id = :p AND fingerprint_key = :k")
-                .bind("p", project).bind("k", key).map(row -> row.get(0, String.class)).one().block(Duration.ofSeconds(10));
+    /** The ids of the project's actions by their recommendation's key. */
+    private Map<String, UUID> idsByKey(UUID project) {
+        Map<String, UUID> ids = new java.util.HashMap<>();
+        actions.db().sql("SELECT fingerprint_key, id FROM actions WHERE project_id = :p AND fingerprint_key IS NOT NULL")
+                .bind("p", project).map(row -> Map.entry(row.get(0, String.class), row.get(1, UUID.class)))
+                .all().doOnNext(e -> ids.put(e.getKey(), e.getValue())).then().block(Duration.ofSeconds(10));
+        return ids;
     }
 
     private Map<String, Object> upsert(UUID project, String key, int i, Random random, List<UUID> prompts, UUID followed) {

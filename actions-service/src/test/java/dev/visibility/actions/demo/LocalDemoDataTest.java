@@ -44,6 +44,14 @@ class LocalDemoDataTest extends ActionsTest {
         List<Map<String, Object>> suggested = list(data(get(project, "/actions/list?status=suggested&pageSize=100", 200)).get("actions"));
         assertThat(suggested).anyMatch(a -> a.get("portfolioRank") == null);
         assertThat(items).anyMatch(a -> Boolean.TRUE.equals(a.get("blocked")));
+        // spec 6: demo-7 withdrawn before anyone acted (removed); demo-6 withdrawn after the team set its
+        // owner (archived as withdrawn): the team's work is done before the withdrawals are published
+        assertThat(actionIdOf(project, "demo-7")).isNull();
+        String withdrawn = actionIdOf(project, "demo-6");
+        assertThat(items).filteredOn(a -> withdrawn.equals(a.get("id"))).extracting(a -> a.get("status")).containsExactly("archived");
+        // demo-3 shipped: accepted, then live, in that order
+        String shipped = actionIdOf(project, "demo-3");
+        assertThat(items).filteredOn(a -> shipped.equals(a.get("id"))).extracting(a -> a.get("status")).containsExactly("live");
         // a second start finds actions and adds none
         new LocalDemoData(project.toString(), "acct-demo", 40, true, actions, writes, publisher, mapper).seed(project);
         assertThat(map(data(get(project, "/actions/list", 200)).get("pagination"))).containsEntry("totalCount", 40 - 1 + 4 + 12);
