@@ -119,7 +119,7 @@ class LocalDemoData {
             UUID id = ids.get("demo-" + i);
             int slot = i % 10;
             if (slot == 1 || slot == 2) {
-                work.add(i % 20 == 1 ? patches(project, id, team, ActionStatus.ACCEPTED, null).then(blocked(project, id, team))
+                work.add(i % 20 == 1 ? patches(project, id, team, ActionStatus.ACCEPTED).then(blocked(project, id, team))
                         : patches(project, id, team, ActionStatus.ACCEPTED));
             } else if (slot == 3) {
                 work.add(patches(project, id, team, ActionStatus.ACCEPTED, ActionStatus.LIVE));
