@@ -20,11 +20,8 @@ import dev.visibility.actions.events.ActionEvents;
 import dev.visibility.actions.history.ActionHistory;
 import dev.visibility.actions.history.Change;
 import dev.visibility.actions.write.ActionWriteService;
-import dev.visibility.platform.outbox.Claims;
-import dev.visibility.platform.outbox.ProcessedEvents;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.stereotype.Service;
-import org.springframework.transaction.reactive.TransactionalOperator;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import tools.jackson.databind.SerializationFeature;
@@ -52,7 +49,6 @@ public class RecommendationIngestion {
 
     /** The processed_events consumer name of this listener. */
     static final String CONSUMER = "actions-service.recommendations";
-    static final Claims CLAIMS = Claims.processedEvents(CONSUMER);
     static final int MAX_WHY_NOW = 500;
 
     /** Visible fields whose change fires {@code action.updated}, by their spec 6.2 names. */
@@ -64,30 +60,20 @@ public class RecommendationIngestion {
     static final String PORTFOLIO_CATEGORY = "portfolio_category";
     static final String PRIMARY_CTA_KIND = "primary_cta_kind";
 
-    public enum Outcome { CREATED, UPDATED, UNCHANGED, REMOVED, ARCHIVED, IGNORED, DUPLICATE }
+    public enum Outcome { CREATED, UPDATED, UNCHANGED, REMOVED, ARCHIVED, IGNORED }
 
     private final ActionRepository actions;
     private final ActionHistory history;
     private final ActionEvents events;
-    private final ProcessedEvents processed;
-    private final TransactionalOperator tx;
     private final ActionsProperties properties;
     private final JsonMapper canonical = JsonMapper.builder().enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS).build();
 
     public RecommendationIngestion(ActionRepository actions, ActionHistory history, ActionEvents events,
-            ProcessedEvents processed, TransactionalOperator tx, ActionsProperties properties) {
+            ActionsProperties properties) {
         this.actions = actions;
         this.history = history;
         this.events = events;
-        this.processed = processed;
-        this.tx = tx;
         this.properties = properties;
-    }
-
-    /** Applies a validated record once, in a transaction of its own: a redelivered eventId is {@link Outcome#DUPLICATE}. */
-    public Mono<Outcome> ingest(RecommendationCandidate c) {
-        return tx.transactional(processed.claim(CLAIMS, c.eventId())
-                .flatMap(claimed -> claimed ? apply(c) : Mono.just(Outcome.DUPLICATE)));
     }
 
     /**

@@ -25,6 +25,7 @@ import dev.visibility.platform.testing.TestTokens;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.transaction.reactive.TransactionalOperator;
 import reactor.core.publisher.Flux;
 import tools.jackson.databind.ObjectMapper;
 
@@ -95,7 +96,10 @@ public final class ActionsListBenchMain {
                     0.05 + random.nextDouble() * 0.9, 0.3 + random.nextDouble() * 0.7, List.of(UUID.randomUUID()), 3);
             candidates.add(mapper.readValue(Candidates.json(c), RecommendationCandidate.class));
         }
-        Flux.fromIterable(candidates).flatMap(ingestion::ingest, 4).blockLast(Duration.ofMinutes(10));
+        // as the consumer applies them: a poll's records in one transaction
+        TransactionalOperator tx = context.getBean(TransactionalOperator.class);
+        Flux.fromIterable(candidates).buffer(50).concatMap(poll -> tx.transactional(ingestion.ingestAll(poll)))
+                .blockLast(Duration.ofMinutes(10));
         System.out.printf("2,000 recommendations applied in %.1f s%n", (System.nanoTime() - start) / 1e9);
         Flux.range(0, 8000)
                 .flatMap(i -> writes.create(project, "acct-bench", Actor.system(), new NewAction("Bench action " + i,
