@@ -119,7 +119,7 @@ class LocalDemoData {
             UUID id = ids.get("demo-" + i);
             int slot = i % 10;
             if (slot == 1 || slot == 2) {
-                work.add(i % 20 == 1 ? patches(project, id, team, ActionStatus.ACCEPTED).then(blocked(project, id, team))
+                work.add(i % 20 == 1 ? patches(project, id, team, ActionStatus.ACCEPTED).then(change(project, id, team, new ActionPatch(null, null, null, null, Boolean.TRUE)))
                         : patches(project, id, team, ActionStatus.ACCEPTED));
             } else if (slot == 3) {
                 work.add(patches(project, id, team, ActionStatus.ACCEPTED, ActionStatus.LIVE));
@@ -130,8 +130,8 @@ class LocalDemoData {
                 work.add(patches(project, id, team, ActionStatus.ACCEPTED, ActionStatus.LIVE, ActionStatus.ARCHIVED));
             } else if (i % 50 == 6) {
                 // acted on, then withdrawn by the producer (after this work): archived as withdrawn
-                work.add(Mono.defer(() -> writes.update(project, id, accountId, team, new ActionPatch(null,
-                        new ActionPatch.Set<>(UUID.nameUUIDFromBytes((project + "/member").getBytes())), null, null, null))).then());
+                work.add(change(project, id, team, new ActionPatch(null,
+                        new ActionPatch.Set<>(UUID.nameUUIDFromBytes((project + "/member").getBytes())), null, null, null)));
                 withdrawals.add(withdraw(project, "demo-" + i));
             } else if (i % 50 == 7) {
                 // withdrawn before anyone acted: removed, no events
@@ -161,14 +161,14 @@ class LocalDemoData {
     private Mono<Void> patches(UUID project, UUID id, Actor team, ActionStatus... statuses) {
         Mono<Void> chain = Mono.empty();
         for (ActionStatus status : statuses) {
-            chain = chain.then(Mono.defer(() -> writes.update(project, id, accountId, team,
-                    new ActionPatch(status, null, null, null, null))).then());
+            chain = chain.then(change(project, id, team, new ActionPatch(status, null, null, null, null)));
         }
         return chain;
     }
 
-    private Mono<Void> blocked(UUID project, UUID id, Actor team) {
-        return Mono.defer(() -> writes.update(project, id, accountId, team, new ActionPatch(null, null, null, null, Boolean.TRUE))).then();
+    /** One change by the team, through the write path, made when subscribed to. */
+    private Mono<Void> change(UUID project, UUID id, Actor team, ActionPatch patch) {
+        return Mono.defer(() -> writes.update(project, id, accountId, team, patch)).then();
     }
 
     private String withdraw(UUID project, String key) {
@@ -212,11 +212,9 @@ class LocalDemoData {
 
     /** The ids of the project's actions by their recommendation's key. */
     private Map<String, UUID> idsByKey(UUID project) {
-        Map<String, UUID> ids = new java.util.HashMap<>();
-        actions.db().sql("SELECT fingerprint_key, id FROM actions WHERE project_id = :p AND fingerprint_key IS NOT NULL")
+        return actions.db().sql("SELECT fingerprint_key, id FROM actions WHERE project_id = :p AND fingerprint_key IS NOT NULL")
                 .bind("p", project).map(row -> Map.entry(row.get(0, String.class), row.get(1, UUID.class)))
-                .all().doOnNext(e -> ids.put(e.getKey(), e.getValue())).then().block(Duration.ofSeconds(10));
-        return ids;
+                .all().collectMap(Map.Entry::getKey, Map.Entry::getValue).block(Duration.ofSeconds(10));
     }
 
     private Map<String, Object> upsert(UUID project, String key, int i, Random random, List<UUID> prompts, UUID followed) {
