@@ -12,6 +12,7 @@ import java.util.UUID;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.visibility.actions.config.ActionsProperties;
+import dev.visibility.platform.db.DatabaseWakeups;
 import io.r2dbc.postgresql.codec.Json;
 import io.r2dbc.spi.Readable;
 import io.r2dbc.spi.Row;
@@ -44,6 +45,7 @@ public class ActionRepository {
 
     private final DatabaseClient db;
     private final ObjectMapper mapper;
+    private final DatabaseWakeups wakeups;
     /**
      * The opportunity and context of an action, parsed, by their stored JSON text. Lists read the same
      * hot rows again and again, and parsing those jsonb values was a quarter of a large page's CPU.
@@ -53,9 +55,10 @@ public class ActionRepository {
     private final Cache<String, Opportunity> parsedOpportunities;
     private final Cache<String, ActionContext> parsedContexts;
 
-    public ActionRepository(DatabaseClient db, ObjectMapper mapper, ActionsProperties properties) {
+    public ActionRepository(DatabaseClient db, ObjectMapper mapper, ActionsProperties properties, DatabaseWakeups wakeups) {
         this.db = db;
         this.mapper = mapper;
+        this.wakeups = wakeups;
         this.parsedOpportunities = parseCache(properties.parseCacheChars() / 4);
         this.parsedContexts = parseCache(properties.parseCacheChars() - properties.parseCacheChars() / 4);
     }
@@ -208,10 +211,14 @@ public class ActionRepository {
                 .bind("project", projectId).bind("id", actionId).bind("prompts", prompts).then());
     }
 
-    /** Marks the project's portfolio ranks and percentile pools for recomputation (same transaction). */
+    /**
+     * Marks the project's portfolio ranks and percentile pools for recomputation (same transaction);
+     * RankMaintainer is woken when it commits.
+     */
     public Mono<Void> markRanksPending(UUID projectId) {
         return db.sql("INSERT INTO rank_pending (project_id) VALUES (:project) ON CONFLICT DO NOTHING")
-                .bind("project", projectId).then();
+                .bind("project", projectId).then()
+                .then(wakeups.onCommit("rank_pending"));
     }
 
     /** Rankable open suggestions of one family other than {@code except}: {pool size, how many score at most {@code score}}. */

@@ -2,6 +2,7 @@ package dev.visibility.auth.config;
 
 import java.util.UUID;
 
+import dev.visibility.platform.db.DatabaseWakeups;
 import dev.visibility.platform.tracing.TraceContexts;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
@@ -10,7 +11,8 @@ import tools.jackson.databind.ObjectMapper;
 /**
  * Appends to the platform's {@code outbox} table of this schema over JDBC, in the caller's JDBC
  * transaction (the platform's {@code OutboxWriter} joins R2DBC transactions only). The platform's
- * relay publishes the rows, woken by the table's trigger at commit. Each row keeps the
+ * relay publishes the rows, woken at commit by the table's trigger or, with wake-ups in process
+ * ({@code suite.wakeups.listen=false}), by {@link DatabaseWakeups#onJdbcCommit}. Each row keeps the
  * {@code traceparent} of the request that wrote it, so the relay's send continues that trace
  * (platform README, traces across the outbox).
  */
@@ -20,11 +22,13 @@ public class JdbcOutbox {
     private final JdbcClient jdbc;
     private final ObjectMapper mapper;
     private final TraceContexts traces;
+    private final DatabaseWakeups wakeups;
 
-    public JdbcOutbox(JdbcClient jdbc, ObjectMapper mapper, TraceContexts traces) {
+    public JdbcOutbox(JdbcClient jdbc, ObjectMapper mapper, TraceContexts traces, DatabaseWakeups wakeups) {
         this.jdbc = jdbc;
         this.mapper = mapper;
         this.traces = traces;
+        this.wakeups = wakeups;
     }
 
     /** {@code payload} is serialized to JSON now, and those exact bytes are published. */
@@ -38,5 +42,6 @@ public class JdbcOutbox {
                 .param("traceparent", traces.capture("outbox.append", traces.registry().getCurrentObservation()),
                         java.sql.Types.VARCHAR)
                 .update();
+        wakeups.onJdbcCommit("outbox");
     }
 }

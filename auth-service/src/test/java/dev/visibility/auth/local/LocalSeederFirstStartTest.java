@@ -17,6 +17,7 @@ import dev.visibility.auth.members.MemberTokens;
 import dev.visibility.auth.secrets.Secrets;
 import dev.visibility.auth.signin.MemberCredentials;
 import dev.visibility.auth.config.JdbcOutbox;
+import dev.visibility.platform.db.DatabaseWakeups;
 import dev.visibility.platform.testing.SharedInfrastructure;
 import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.BeforeEach;
@@ -61,7 +62,8 @@ class LocalSeederFirstStartTest {
         AccountRepository accounts = new AccountRepository(db);
         keys = new ApiKeyRepository(db);
         memberTokens = new MemberTokens(db);
-        ApiKeyService service = new ApiKeyService(keys, new MemberAccess(accounts), new JdbcOutbox(db, mapper, new dev.visibility.platform.tracing.TraceContexts(io.micrometer.observation.ObservationRegistry.NOOP)), tx,
+        ApiKeyService service = new ApiKeyService(keys, new MemberAccess(accounts), new JdbcOutbox(db, mapper, new dev.visibility.platform.tracing.TraceContexts(io.micrometer.observation.ObservationRegistry.NOOP),
+                DatabaseWakeups.inProcess()), tx,
                 new ApiKeyProperties(null));
         seeder = new LocalSeeder(db, accounts, service, memberTokens,
                 new MemberCredentials(db, PasswordEncoderFactories.createDelegatingPasswordEncoder()), tx, mapper);

@@ -10,6 +10,9 @@ import io.r2dbc.spi.Wrapped;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
+import org.springframework.transaction.NoTransactionException;
+import org.springframework.transaction.reactive.TransactionSynchronization;
+import org.springframework.transaction.reactive.TransactionSynchronizationManager;
 import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -17,15 +20,24 @@ import reactor.core.publisher.Sinks;
 import reactor.util.retry.Retry;
 
 /**
- * Wake-ups from the database: one connection per instance, outside the pool, that LISTENs on the
- * channel {@code wake.<schema>} of the service's schema. Triggers on work tables
+ * Wake-ups for a service's background workers when work is committed to one of their tables, in
+ * one of two ways ({@code suite.wakeups.listen}):
+ * <ul>
+ * <li><b>From the database</b> (the default): one connection per instance, outside the pool,
+ * LISTENs on the channel {@code wake.<schema>} of the service's schema. Triggers on work tables
  * ({@code outbox}, for instance) {@code pg_notify} that channel with the table's name as payload;
  * PostgreSQL delivers a notification only when the inserting transaction commits, so a worker
- * woken by it finds the rows. Every replica of the service listens, whichever instance wrote.
- * <p>
- * Notifications are a hint, never the only way work is found: a worker polls at its idle
- * interval while {@link #listening()} and at its short interval while not (no connection yet,
- * or the connection broke and is being re-established with a back-off of 1 s to 30 s). After each
+ * woken by it finds the rows. Every replica of the service listens, whichever instance wrote.</li>
+ * <li><b>In process</b> ({@code listen=false}): no connection of its own. The writers of work
+ * rows call {@link #onCommit(String)} (a reactive transaction) or {@link #onJdbcCommit(String)}
+ * (a thread's JDBC transaction), which wake this instance's workers once that transaction has
+ * committed. Only what this instance writes wakes it: for a service that runs as one instance
+ * (the local suite, where it saves a PostgreSQL process a service). Replicas that share tables
+ * would find each other's rows at their idle poll only.</li>
+ * </ul>
+ * Wake-ups are a hint, never the only way work is found: a worker polls at its idle interval
+ * while {@link #listening()} and at its short interval while not (no connection yet, or the
+ * connection broke and is being re-established with a back-off of 1 s to 30 s). After each
  * (re)connection every worker is woken once, for what was committed while nobody listened.
  */
 public class DatabaseWakeups implements SmartLifecycle {
@@ -36,15 +48,29 @@ public class DatabaseWakeups implements SmartLifecycle {
     private static final Logger log = LoggerFactory.getLogger(DatabaseWakeups.class);
 
     private final ConnectionFactory connections;
+    private final boolean listen;
     private final Sinks.Many<String> wakeups = Sinks.many().multicast().directBestEffort();
     private volatile boolean listening;
     private volatile String channel;
     private volatile Disposable subscription;
+    /** In process: between start and stop. */
+    private volatile boolean running;
 
-    /** @param connections the service's connection factory; a pool is unwrapped, the connection is not borrowed */
+    /** Wake-ups from the database: LISTEN on a connection of its own, made by {@code connections} (a pool is unwrapped). */
     public DatabaseWakeups(ConnectionFactory connections) {
-        this.connections = connections instanceof Wrapped<?> wrapped && wrapped.unwrap() instanceof ConnectionFactory inner
-                ? inner : connections;
+        this(connections instanceof Wrapped<?> wrapped && wrapped.unwrap() instanceof ConnectionFactory inner
+                ? inner : connections, true);
+    }
+
+    private DatabaseWakeups(ConnectionFactory connections, boolean listen) {
+        this.connections = connections;
+        this.listen = listen;
+        this.listening = !listen;
+    }
+
+    /** Wake-ups in process, from {@link #onCommit} and {@link #onJdbcCommit}: no connection of its own. */
+    public static DatabaseWakeups inProcess() {
+        return new DatabaseWakeups(null, false);
     }
 
     /** Signals for one work table: each committed insert that notified it, and every (re)connection. */
@@ -52,18 +78,76 @@ public class DatabaseWakeups implements SmartLifecycle {
         return wakeups.asFlux().filter(payload -> payload.equals(table) || payload.equals(ALL));
     }
 
-    /** Whether notifications are being received now (else workers poll at their short interval). */
+    /**
+     * Whether wake-ups arrive now (else workers poll at their short interval): while the LISTEN
+     * connection is up, and always in process.
+     */
     public boolean listening() {
         return listening;
     }
 
-    /** The channel listened on, once connected: {@code wake.<schema>}. */
+    /**
+     * In process: wakes this instance's workers of {@code table} once the caller's reactive
+     * transaction commits (not when it rolls back), or at once without a transaction (the statement
+     * before it has committed by itself). From the database: nothing, the table's trigger notifies.
+     * Subscribe to it in the transaction, after the insert that it announces.
+     */
+    public Mono<Void> onCommit(String table) {
+        if (listen) {
+            return Mono.empty();
+        }
+        return TransactionSynchronizationManager.forCurrentTransaction()
+                .filter(TransactionSynchronizationManager::isSynchronizationActive)
+                .doOnNext(transaction -> transaction.registerSynchronization(new TransactionSynchronization() {
+                    @Override
+                    public Mono<Void> afterCommit() {
+                        return Mono.fromRunnable(() -> wake(table));
+                    }
+                }))
+                .switchIfEmpty(Mono.fromRunnable(() -> wake(table)))
+                .onErrorResume(NoTransactionException.class, e -> Mono.fromRunnable(() -> wake(table)))
+                .then();
+    }
+
+    /**
+     * {@link #onCommit} for a JDBC transaction bound to the calling thread (Spring's
+     * {@code DataSourceTransactionManager}): after it commits, or at once outside one.
+     */
+    public void onJdbcCommit(String table) {
+        if (listen) {
+            return;
+        }
+        if (org.springframework.transaction.support.TransactionSynchronizationManager.isSynchronizationActive()) {
+            org.springframework.transaction.support.TransactionSynchronizationManager.registerSynchronization(
+                    new org.springframework.transaction.support.TransactionSynchronization() {
+                        @Override
+                        public void afterCommit() {
+                            wake(table);
+                        }
+                    });
+        } else {
+            wake(table);
+        }
+    }
+
+    /** One emission at a time: commits end on many threads, and the sink drops an emission that overlaps another. */
+    private void wake(String payload) {
+        synchronized (wakeups) {
+            wakeups.tryEmitNext(payload);
+        }
+    }
+
+    /** The channel listened on, once connected: {@code wake.<schema>}; null in process. */
     public String channel() {
         return channel;
     }
 
     @Override
     public void start() {
+        if (!listen) {
+            running = true;
+            return;
+        }
         subscription = Flux.usingWhen(connections.create(), this::listen, Connection::close)
                 // the notification stream ends when the connection does: reconnect as after an error
                 .concatWith(Mono.error(() -> new IllegalStateException("the listening connection closed")))
@@ -75,7 +159,7 @@ public class DatabaseWakeups implements SmartLifecycle {
                 })
                 .retryWhen(Retry.backoff(Long.MAX_VALUE, Duration.ofSeconds(1)).maxBackoff(Duration.ofSeconds(30))
                         .transientErrors(true))
-                .subscribe(payload -> wakeups.tryEmitNext(payload),
+                .subscribe(this::wake,
                         e -> log.warn("Database wake-ups stopped: {}", e.toString()));
     }
 
@@ -101,7 +185,8 @@ public class DatabaseWakeups implements SmartLifecycle {
 
     @Override
     public void stop() {
-        listening = false;
+        running = false;
+        listening = !listen;
         Disposable current = subscription;
         if (current != null) {
             current.dispose();
@@ -110,6 +195,9 @@ public class DatabaseWakeups implements SmartLifecycle {
 
     @Override
     public boolean isRunning() {
+        if (!listen) {
+            return running;
+        }
         Disposable current = subscription;
         return current != null && !current.isDisposed();
     }

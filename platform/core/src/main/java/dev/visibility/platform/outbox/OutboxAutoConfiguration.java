@@ -7,6 +7,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.observation.ObservationRegistry;
 import io.r2dbc.spi.ConnectionFactory;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -32,8 +33,9 @@ import tools.jackson.databind.ObjectMapper;
 public class OutboxAutoConfiguration {
 
     @Bean
-    OutboxWriter outboxWriter(DatabaseClient db, ObjectMapper mapper, ObjectProvider<TraceContexts> traces) {
-        return new OutboxWriter(db, mapper, traces.getIfUnique(() -> new TraceContexts(ObservationRegistry.NOOP)));
+    OutboxWriter outboxWriter(DatabaseClient db, ObjectMapper mapper, ObjectProvider<TraceContexts> traces,
+            DatabaseWakeups wakeups) {
+        return new OutboxWriter(db, mapper, traces.getIfUnique(() -> new TraceContexts(ObservationRegistry.NOOP)), wakeups);
     }
 
     @Bean
@@ -48,9 +50,10 @@ public class OutboxAutoConfiguration {
         return new PlatformRetention(db, retention, outbox, claimTables.orderedStream().toList());
     }
 
+    /** {@code suite.wakeups.listen}: false where each service runs as one instance (the local suite), see {@link DatabaseWakeups}. */
     @Bean
-    DatabaseWakeups databaseWakeups(ConnectionFactory connections) {
-        return new DatabaseWakeups(connections);
+    DatabaseWakeups databaseWakeups(ConnectionFactory connections, @Value("${suite.wakeups.listen:true}") boolean listen) {
+        return listen ? new DatabaseWakeups(connections) : DatabaseWakeups.inProcess();
     }
 
     @Bean

@@ -5,10 +5,10 @@ import java.util.UUID;
 
 import dev.visibility.platform.consumer.Traced;
 import dev.visibility.platform.db.ArrayLiterals;
+import dev.visibility.platform.db.DatabaseWakeups;
 import dev.visibility.platform.events.PublicEvent;
 import dev.visibility.platform.events.Topics;
 import dev.visibility.platform.tracing.TraceContexts;
-import io.micrometer.observation.ObservationRegistry;
 import org.springframework.r2dbc.core.DatabaseClient;
 import reactor.core.publisher.Mono;
 import tools.jackson.databind.ObjectMapper;
@@ -27,15 +27,17 @@ public class OutboxWriter {
     private final DatabaseClient db;
     private final ObjectMapper mapper;
     private final TraceContexts traces;
+    private final DatabaseWakeups wakeups;
 
-    public OutboxWriter(DatabaseClient db, ObjectMapper mapper) {
-        this(db, mapper, new TraceContexts(ObservationRegistry.NOOP));
-    }
-
-    public OutboxWriter(DatabaseClient db, ObjectMapper mapper, TraceContexts traces) {
+    /**
+     * @param wakeups told of each append, for the relay to be woken once it commits when wake-ups come in
+     *                process (from the database, the table's trigger notifies)
+     */
+    public OutboxWriter(DatabaseClient db, ObjectMapper mapper, TraceContexts traces, DatabaseWakeups wakeups) {
         this.db = db;
         this.mapper = mapper;
         this.traces = traces;
+        this.wakeups = wakeups;
     }
 
     /** Appends any record; {@code payload} is serialized to JSON now, and those exact bytes are published. */
@@ -54,7 +56,8 @@ public class OutboxWriter {
                     spec = traceparent.isEmpty() ? spec.bindNull("traceparent", String.class)
                             : spec.bind("traceparent", traceparent.get());
                     return spec.then();
-                });
+                })
+                .then(wakeups.onCommit("outbox"));
     }
 
     /** Appends a customer-visible event to {@code public.events}, keyed by project. */
@@ -98,6 +101,7 @@ public class OutboxWriter {
                 .bind("types", types.literal())
                 .bind("payloads", payloads.literal())
                 .bind("traceparents", traceparents.literal())
-                .then();
+                .then()
+                .then(wakeups.onCommit("outbox"));
     }
 }

@@ -12,6 +12,7 @@ import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import dev.visibility.platform.consumer.Traced;
+import dev.visibility.platform.db.DatabaseWakeups;
 import dev.visibility.platform.events.EventName;
 import dev.visibility.platform.events.PublicEvent;
 import dev.visibility.platform.events.SearchTrackingCompleted;
@@ -185,6 +186,63 @@ class OutboxIntegrationTest extends OutboxTestSupport {
             awaitMarkedSent(eventId);
         } finally {
             relay.stop();
+        }
+    }
+
+    @Test
+    void inProcessWakeUpsFollowTheWritersCommitsOnlyAndNeedNoConnectionOfTheirOwn() {
+        DatabaseWakeups local = DatabaseWakeups.inProcess();
+        OutboxWriter localWriter = new OutboxWriter(db, mapper, traces, local);
+        local.start();
+        List<String> seen = new CopyOnWriteArrayList<>();
+        Disposable subscription = local.of("outbox").subscribe(seen::add);
+        try {
+            // no LISTEN connection to wait for: workers count on the wake-ups from the start
+            assertThat(local.listening()).isTrue();
+            assertThat(local.channel()).isNull();
+
+            tx().transactional(localWriter.append(topic(), "k", UUID.randomUUID(), "test.event", Map.of("n", 7))
+                    .then(Mono.error(new IllegalStateException("rolled back")))).onErrorResume(e -> Mono.empty()).block();
+            assertThat(seen).isEmpty();
+
+            // the transaction's writes, then its commit, then the wake-up: done before the commit's answer
+            tx().transactional(localWriter.append(topic(), "k", UUID.randomUUID(), "test.event", Map.of("n", 8))
+                    .then(Mono.fromRunnable(() -> assertThat(seen).isEmpty()))).block();
+            assertThat(seen).containsOnly("outbox").isNotEmpty();
+
+            // outside a transaction the insert has committed by itself: a wake-up at once
+            seen.clear();
+            localWriter.append(topic(), "k", UUID.randomUUID(), "test.event", Map.of("n", 9)).block();
+            assertThat(seen).containsExactly("outbox");
+        } finally {
+            subscription.dispose();
+            local.stop();
+        }
+        assertThat(local.isRunning()).isFalse();
+    }
+
+    @Test
+    void aRelayWokenInProcessPublishesACommittedRowAtOnceNotAtTheNextPoll() {
+        DatabaseWakeups local = DatabaseWakeups.inProcess();
+        OutboxWriter localWriter = new OutboxWriter(db, mapper, traces, local);
+        local.start();
+        // polls ten minutes apart; the database's notifications go to the context's wake-ups, not to these
+        OutboxRelay relay = OutboxRelay.create(db, transactionManager, kafkaProperties, local,
+                relayProperties(Duration.ofMinutes(10), Duration.ofMinutes(10), 100));
+        UUID before = UUID.randomUUID();
+        tx().transactional(localWriter.append(topic(), "k", before, "test.event", Map.of("n", 10))).block();
+        relay.start();
+        try {
+            awaitMarkedSent(before);
+            String topic = topic();
+            UUID eventId = UUID.randomUUID();
+            tx().transactional(localWriter.append(topic, "k", eventId, "test.event", Map.of("n", 11))).block();
+            List<ConsumerRecord<String, String>> records = TestKafka.awaitRecords(topic, r -> true, 1, WITHIN);
+            assertThat(header(records.get(0), Topics.EVENT_ID_HEADER)).isEqualTo(eventId.toString());
+            awaitMarkedSent(eventId);
+        } finally {
+            relay.stop();
+            local.stop();
         }
     }
 

@@ -6,6 +6,7 @@ import java.util.UUID;
 
 import dev.visibility.platform.db.DatabaseWakeups;
 import dev.visibility.platform.testapp.TestApplication;
+import dev.visibility.platform.tracing.TraceContexts;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
@@ -13,6 +14,7 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.transaction.ReactiveTransactionManager;
 import org.springframework.transaction.reactive.TransactionalOperator;
+import tools.jackson.databind.ObjectMapper;
 
 /**
  * What the outbox's integration tests share: the test application's context on the shared
@@ -33,6 +35,10 @@ abstract class OutboxTestSupport {
     OutboxWriter writer;
     @Autowired
     DatabaseWakeups wakeups;
+    @Autowired
+    ObjectMapper mapper;
+    @Autowired
+    TraceContexts traces;
 
     TransactionalOperator tx() {
         return TransactionalOperator.create(transactionManager);
