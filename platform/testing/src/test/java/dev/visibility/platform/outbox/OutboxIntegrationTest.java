@@ -39,10 +39,6 @@ class OutboxIntegrationTest extends OutboxTestSupport {
     @Autowired
     ProcessedEvents processedEvents;
 
-    private OutboxRelay newRelay(Duration pollInterval, Duration idlePollInterval) {
-        return newRelay(pollInterval, idlePollInterval, 100);
-    }
-
     private static String topic() {
         return "outbox-test-" + UUID.randomUUID();
     }
@@ -169,24 +165,7 @@ class OutboxIntegrationTest extends OutboxTestSupport {
     @Test
     void committedRowIsPublishedAtOnceNotAtTheNextPoll() {
         awaitListening();
-        // the start-up run relays a row committed before the relay starts: once it is sent, the
-        // start-up run is over and the next poll is ten minutes away
-        String earlier = topic();
-        UUID before = UUID.randomUUID();
-        tx().transactional(writer.append(earlier, "k", before, "test.event", Map.of("n", 0))).block();
-        OutboxRelay relay = newRelay(Duration.ofMinutes(10), Duration.ofMinutes(10));
-        relay.start();
-        try {
-            awaitMarkedSent(before);
-            String topic = topic();
-            UUID eventId = UUID.randomUUID();
-            tx().transactional(writer.append(topic, "k", eventId, "test.event", Map.of("n", 6))).block();
-            List<ConsumerRecord<String, String>> records = TestKafka.awaitRecords(topic, r -> true, 1, WITHIN);
-            assertThat(header(records.get(0), Topics.EVENT_ID_HEADER)).isEqualTo(eventId.toString());
-            awaitMarkedSent(eventId);
-        } finally {
-            relay.stop();
-        }
+        assertPublishedAtOnce(writer, wakeups);
     }
 
     @Test
@@ -224,25 +203,36 @@ class OutboxIntegrationTest extends OutboxTestSupport {
     @Test
     void aRelayWokenInProcessPublishesACommittedRowAtOnceNotAtTheNextPoll() {
         DatabaseWakeups local = DatabaseWakeups.inProcess();
-        OutboxWriter localWriter = new OutboxWriter(db, mapper, traces, local);
         local.start();
-        // polls ten minutes apart; the database's notifications go to the context's wake-ups, not to these
-        OutboxRelay relay = OutboxRelay.create(db, transactionManager, kafkaProperties, local,
-                relayProperties(Duration.ofMinutes(10), Duration.ofMinutes(10), 100));
+        try {
+            // the database's notifications go to the context's wake-ups, not to these
+            assertPublishedAtOnce(new OutboxWriter(db, mapper, traces, local), local);
+        } finally {
+            local.stop();
+        }
+    }
+
+    /**
+     * A relay woken by {@code wakeups}, with polls ten minutes apart, publishes a row that {@code writer}
+     * commits at once: only a wake-up can. Its start-up run relays a row committed before it starts; once
+     * that one is sent, the start-up run is over.
+     */
+    private void assertPublishedAtOnce(OutboxWriter writer, DatabaseWakeups wakeups) {
         UUID before = UUID.randomUUID();
-        tx().transactional(localWriter.append(topic(), "k", before, "test.event", Map.of("n", 10))).block();
+        tx().transactional(writer.append(topic(), "k", before, "test.event", Map.of("n", 0))).block();
+        OutboxRelay relay = OutboxRelay.create(db, transactionManager, kafkaProperties, wakeups,
+                relayProperties(Duration.ofMinutes(10), Duration.ofMinutes(10), 100));
         relay.start();
         try {
             awaitMarkedSent(before);
             String topic = topic();
             UUID eventId = UUID.randomUUID();
-            tx().transactional(localWriter.append(topic, "k", eventId, "test.event", Map.of("n", 11))).block();
+            tx().transactional(writer.append(topic, "k", eventId, "test.event", Map.of("n", 6))).block();
             List<ConsumerRecord<String, String>> records = TestKafka.awaitRecords(topic, r -> true, 1, WITHIN);
             assertThat(header(records.get(0), Topics.EVENT_ID_HEADER)).isEqualTo(eventId.toString());
             awaitMarkedSent(eventId);
         } finally {
             relay.stop();
-            local.stop();
         }
     }
 
