@@ -14,6 +14,7 @@ import org.springframework.transaction.NoTransactionException;
 import org.springframework.transaction.reactive.TransactionSynchronization;
 import org.springframework.transaction.reactive.TransactionSynchronizationManager;
 import reactor.core.Disposable;
+import reactor.core.Disposables;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
@@ -52,9 +53,8 @@ public class DatabaseWakeups implements SmartLifecycle {
     private final Sinks.Many<String> wakeups = Sinks.many().multicast().directBestEffort();
     private volatile boolean listening;
     private volatile String channel;
+    /** What start began (the LISTEN loop; in process, nothing but the running state), disposed by stop. */
     private volatile Disposable subscription;
-    /** In process: between start and stop. */
-    private volatile boolean running;
 
     /** Wake-ups from the database: LISTEN on a connection of its own, made by {@code connections} (a pool is unwrapped). */
     public DatabaseWakeups(ConnectionFactory connections) {
@@ -96,17 +96,21 @@ public class DatabaseWakeups implements SmartLifecycle {
         if (listen) {
             return Mono.empty();
         }
+        Mono<Void> now = Mono.fromRunnable(() -> wake(table));
         return TransactionSynchronizationManager.forCurrentTransaction()
-                .filter(TransactionSynchronizationManager::isSynchronizationActive)
-                .doOnNext(transaction -> transaction.registerSynchronization(new TransactionSynchronization() {
-                    @Override
-                    public Mono<Void> afterCommit() {
-                        return Mono.fromRunnable(() -> wake(table));
+                .flatMap(transaction -> {
+                    if (!transaction.isSynchronizationActive()) {
+                        return now;
                     }
-                }))
-                .switchIfEmpty(Mono.fromRunnable(() -> wake(table)))
-                .onErrorResume(NoTransactionException.class, e -> Mono.fromRunnable(() -> wake(table)))
-                .then();
+                    transaction.registerSynchronization(new TransactionSynchronization() {
+                        @Override
+                        public Mono<Void> afterCommit() {
+                            return now;
+                        }
+                    });
+                    return Mono.<Void>empty();
+                })
+                .onErrorResume(NoTransactionException.class, e -> now);
     }
 
     /**
@@ -145,7 +149,7 @@ public class DatabaseWakeups implements SmartLifecycle {
     @Override
     public void start() {
         if (!listen) {
-            running = true;
+            subscription = Disposables.single();
             return;
         }
         subscription = Flux.usingWhen(connections.create(), this::listen, Connection::close)
@@ -185,7 +189,6 @@ public class DatabaseWakeups implements SmartLifecycle {
 
     @Override
     public void stop() {
-        running = false;
         listening = !listen;
         Disposable current = subscription;
         if (current != null) {
@@ -195,9 +198,6 @@ public class DatabaseWakeups implements SmartLifecycle {
 
     @Override
     public boolean isRunning() {
-        if (!listen) {
-            return running;
-        }
         Disposable current = subscription;
         return current != null && !current.isDisposed();
     }
