@@ -7,7 +7,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.time.Duration;
 import java.util.Properties;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.visibility.platform.testapp.TestApplication;
 import org.junit.jupiter.api.Test;
@@ -40,16 +39,12 @@ class ConnectionLifetimeIntegrationTest {
         int first = backendPid();
         assertThat(backendsWithPid(first)).isEqualTo(1);
 
-        AtomicInteger later = new AtomicInteger(first);
-        await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(200))
-                .until(() -> {
-                    later.set(backendPid());
-                    return later.get() != first;
-                });
+        int later = await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(200))
+                .until(this::backendPid, pid -> pid != first);
         // the first connection was closed, not parked: its backend is gone
         await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(200))
                 .until(() -> backendsWithPid(first) == 0);
-        assertThat(backendsWithPid(later.get())).isEqualTo(1);
+        assertThat(backendsWithPid(later)).isEqualTo(1);
     }
 
     @Test
