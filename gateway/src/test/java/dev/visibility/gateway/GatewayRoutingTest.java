@@ -2,6 +2,7 @@ package dev.visibility.gateway;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -11,6 +12,7 @@ import java.util.stream.Collectors;
 import dev.visibility.gateway.ratelimit.LocalRateLimiter;
 import dev.visibility.gateway.ratelimit.RateLimiter;
 import dev.visibility.gateway.routing.ApiRoute;
+import dev.visibility.gateway.routing.ResolvedRouteHandlerMapping;
 import dev.visibility.gateway.routing.RouteTable;
 import dev.visibility.gateway.support.StubServices;
 import dev.visibility.platform.testing.Http;
@@ -21,7 +23,10 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalManagementPort;
+import org.springframework.cloud.gateway.handler.RoutePredicateHandlerMapping;
+import org.springframework.cloud.gateway.route.Route;
 import org.springframework.cloud.gateway.route.RouteLocator;
+import org.springframework.cloud.gateway.support.ServerWebExchangeUtils;
 import org.springframework.context.ApplicationContext;
 import org.springframework.data.redis.connection.ReactiveRedisConnectionFactory;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -59,6 +64,9 @@ class GatewayRoutingTest extends RunningServerTest {
     @Autowired
     ApplicationContext context;
 
+    @Autowired
+    RoutePredicateHandlerMapping handlerMapping;
+
     @Test
     void everyRouteOfTheTableIsRegisteredWithItsScope() {
         Map<String, Object> scopes = routes.getRoutes().collectMap(r -> r.getId(), r -> r.getMetadata().getOrDefault("scope", "")).block();
@@ -70,27 +78,54 @@ class GatewayRoutingTest extends RunningServerTest {
                 .containsEntry("project-usage", "");
     }
 
+    /** Requests and the one route each belongs to (its {@code routeId}). */
+    private static final Map<String, String> ROUTE_OF = Map.of(
+            "GET /api/v2/projects/p1/webhooks", "e14-webhook-list",
+            "POST /api/v2/projects/p1/webhooks", "e13-webhook-create",
+            "HEAD /api/v2/projects/p1/webhooks", "e14-webhook-list",
+            "DELETE /api/v2/projects/p1/webhooks/w1", "e15-webhook-delete",
+            "GET /api/v2/projects/p1/actions/a1/brief", "action-brief",
+            "PATCH /api/v2/projects/p1/actions/a1", "action-update",
+            "POST /api/v2/account/projects/p1/keys", "account-api",
+            "GET /api/mcp", "mcp");
+
     /**
      * A request matches the one route {@code RouteResolver} resolves it to, by method and path: GET and POST on
      * one path are two routes (and two {@code routeId}s of {@code spring.cloud.gateway.requests}), HEAD is a GET.
      */
     @Test
     void eachRequestMatchesExactlyTheRouteOfItsMethodAndPath() {
-        Map<String, String> expected = Map.of(
-                "GET /api/v2/projects/p1/webhooks", "e14-webhook-list",
-                "POST /api/v2/projects/p1/webhooks", "e13-webhook-create",
-                "HEAD /api/v2/projects/p1/webhooks", "e14-webhook-list",
-                "DELETE /api/v2/projects/p1/webhooks/w1", "e15-webhook-delete",
-                "GET /api/v2/projects/p1/actions/a1/brief", "action-brief",
-                "PATCH /api/v2/projects/p1/actions/a1", "action-update",
-                "POST /api/v2/account/projects/p1/keys", "account-api",
-                "GET /api/mcp", "mcp");
-        expected.forEach((request, id) -> {
+        ROUTE_OF.forEach((request, id) -> {
             String[] parts = request.split(" ");
             assertThat(matchingRoutes(parts[0], parts[1])).as(request).containsExactly(id);
         });
         assertThat(matchingRoutes("PUT", "/api/v2/projects/p1/webhooks")).isEmpty();
         assertThat(matchingRoutes("GET", "/api/v2/projects/p1/no-such-resource")).isEmpty();
+    }
+
+    /**
+     * The handler mapping hands each request to the route its predicates match, found by the resolution and not by
+     * asking every route in turn (issue 24, {@code ResolvedRouteHandlerMapping}); a request of no route gets none.
+     */
+    @Test
+    void theHandlerMappingPicksTheRouteOfTheResolution() {
+        assertThat(handlerMapping).isInstanceOf(ResolvedRouteHandlerMapping.class);
+        ROUTE_OF.forEach((request, id) -> {
+            String[] parts = request.split(" ");
+            assertThat(routeOfHandler(parts[0], parts[1])).as(request).isEqualTo(id);
+        });
+        assertThat(routeOfHandler("PUT", "/api/v2/projects/p1/webhooks")).isNull();
+        assertThat(routeOfHandler("GET", "/api/v2/projects/p1/no-such-resource")).isNull();
+        assertThat(routeOfHandler("GET", "/no-api-at-all")).isNull();
+    }
+
+    private String routeOfHandler(String method, String path) {
+        MockServerWebExchange exchange = MockServerWebExchange.from(MockServerHttpRequest.method(HttpMethod.valueOf(method), path)
+                .localAddress(new InetSocketAddress("127.0.0.1", port)));
+        Object handler = handlerMapping.getHandler(exchange).block(Duration.ofSeconds(5));
+        Route route = exchange.getAttribute(ServerWebExchangeUtils.GATEWAY_ROUTE_ATTR);
+        assertThat(handler == null).as("a handler exactly when there is a route").isEqualTo(route == null);
+        return route == null ? null : route.getId();
     }
 
     private List<String> matchingRoutes(String method, String path) {

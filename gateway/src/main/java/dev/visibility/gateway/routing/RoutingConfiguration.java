@@ -4,13 +4,19 @@ import java.net.URI;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.cloud.gateway.config.GlobalCorsProperties;
+import org.springframework.cloud.gateway.handler.FilteringWebHandler;
+import org.springframework.cloud.gateway.handler.RoutePredicateHandlerMapping;
 import org.springframework.cloud.gateway.route.RouteLocator;
 import org.springframework.cloud.gateway.route.builder.RouteLocatorBuilder;
 import org.springframework.cloud.gateway.support.RouteMetadataUtils;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
+import org.springframework.web.reactive.accept.ApiVersionStrategy;
 
 /**
  * Builds the Spring Cloud Gateway routes from {@link RouteTable}. A path that no route matches
@@ -52,6 +58,21 @@ public class RoutingConfiguration {
             });
         }
         return routes.build();
+    }
+
+    /**
+     * The handler mapping that finds a request's route by its resolution rather than by asking every route
+     * ({@link ResolvedRouteHandlerMapping}); it takes the place of Spring Cloud Gateway's, which is made only when
+     * there is none, and is set up as that one is.
+     */
+    @Bean
+    RoutePredicateHandlerMapping routePredicateHandlerMapping(FilteringWebHandler webHandler, RouteLocator routeLocator,
+            GlobalCorsProperties corsProperties, Environment environment, RouteResolver resolver,
+            ObjectProvider<ApiVersionStrategy> apiVersionStrategy) {
+        RoutePredicateHandlerMapping mapping = new ResolvedRouteHandlerMapping(webHandler, routeLocator, corsProperties,
+                environment, resolver);
+        apiVersionStrategy.ifAvailable(mapping::setApiVersionStrategy);
+        return mapping;
     }
 
     /** Where each service listens: {@code suite.services.<name>=<base URI>}. */
