@@ -119,6 +119,13 @@ class GatewayRoutingTest extends RunningServerTest {
         assertThat(routeOfHandler("GET", "/no-api-at-all")).isNull();
     }
 
+    /** The proxy's client is the one the gateway customised: it cuts no answer into 8 KB pieces ({@code ProxiedBodyChunks}). */
+    @Test
+    void theProxysClientHandsOnBodiesInThePiecesItReads() {
+        assertThat(context.getBean(reactor.netty.http.client.HttpClient.class).configuration().decoder().maxChunkSize())
+                .isGreaterThan(64 * 1024);
+    }
+
     private String routeOfHandler(String method, String path) {
         MockServerWebExchange exchange = MockServerWebExchange.from(MockServerHttpRequest.method(HttpMethod.valueOf(method), path)
                 .localAddress(new InetSocketAddress("127.0.0.1", port)));

@@ -84,6 +84,12 @@ public class RoutingConfiguration {
             if (uri == null) {
                 throw new IllegalStateException("No location configured for " + service + " (suite.services." + service + ")");
             }
+            // refused at start: such a location would fail every request of the service's routes with a 500
+            // (two values given for one service are joined with a comma, which leaves a URI without a host)
+            if (!("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) || uri.getHost() == null) {
+                throw new IllegalStateException("The location of " + service + " (suite.services." + service + "=" + uri
+                        + ") is not an http or https URL with a host, such as http://host:port");
+            }
             return uri;
         }
     }
