@@ -39,12 +39,13 @@ class ConnectionLifetimeIntegrationTest {
         int first = backendPid();
         assertThat(backendsWithPid(first)).isEqualTo(1);
 
-        int later = await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(200))
+        // a later query runs on another backend
+        await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(200))
                 .until(this::backendPid, pid -> pid != first);
-        // the first connection was closed, not parked: its backend is gone
+        // the first connection was closed, not parked: its backend is gone. (Nothing is asserted of the later
+        // backend: with a life of one second it may be replaced too before the next look, as CI once saw.)
         await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(200))
                 .until(() -> backendsWithPid(first) == 0);
-        assertThat(backendsWithPid(later)).isEqualTo(1);
     }
 
     @Test
