@@ -39,6 +39,7 @@ import org.springframework.test.util.ReflectionTestUtils;
 import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.web.reactive.server.WebTestClient;
 import reactor.core.publisher.Mono;
+import reactor.netty.http.client.HttpClient;
 
 /**
  * The gateway routes every path of the route table; unknown paths are 404 and a service that
@@ -122,7 +123,7 @@ class GatewayRoutingTest extends RunningServerTest {
     /** The proxy's client is the one the gateway customised: it cuts no answer into 8 KB pieces ({@code ProxiedBodyChunks}). */
     @Test
     void theProxysClientHandsOnBodiesInThePiecesItReads() {
-        assertThat(context.getBean(reactor.netty.http.client.HttpClient.class).configuration().decoder().maxChunkSize())
+        assertThat(context.getBean(HttpClient.class).configuration().decoder().maxChunkSize())
                 .isGreaterThan(64 * 1024);
     }
 

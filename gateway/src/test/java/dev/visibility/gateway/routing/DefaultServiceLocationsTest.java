@@ -1,7 +1,6 @@
 package dev.visibility.gateway.routing;
 
 import static org.assertj.core.api.Assertions.assertThat;
-
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
