@@ -13,7 +13,8 @@ import reactor.core.scheduler.Schedulers;
 
 /**
  * Sums up the count deltas of E3's totalCount at start and every {@code suite.actions.count-compaction-interval}
- * (V3__action_counts.sql), so that a count reads at most one row per status. Replicas may run it
+ * (V3__action_counts.sql), so that a count reads at most one row per status, and the change rows
+ * that key E3's rendered pages (V5__action_changes.sql) to one per project. Replicas may run it
  * side by side; a failed round (a deadlock between two of them, say) changes nothing and is
  * simply the next round's work.
  */
@@ -34,7 +35,7 @@ public class ActionCountCompactor implements SmartLifecycle {
     @Override
     public void start() {
         loop = WakeableLoop.periodic(interval, Schedulers.parallel())
-                .start(() -> actions.compactCounts().thenReturn(false),
+                .start(() -> actions.compactCounts().then(actions.compactChanges()).thenReturn(false),
                         e -> log.debug("Count compaction failed, the next round retries: {}", e.toString()));
     }
 

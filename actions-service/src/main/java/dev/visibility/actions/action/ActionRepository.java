@@ -108,6 +108,52 @@ public class ActionRepository {
     }
 
     /**
+     * How many actions the project holds (as {@link #count}) and the key of its actions' state, in one
+     * snapshot: the sum of the changes the triggers of V5__action_changes.sql append, and the last
+     * row's id. Any committed insert, update or delete of the project's actions changes the key.
+     */
+    public Mono<ListState> listState(UUID projectId, Integer statusOrder) {
+        String sql = "SELECT (SELECT coalesce(sum(delta), 0)::bigint FROM action_count_deltas WHERE project_id = :project"
+                + (statusOrder == null ? "" : " AND status_order = :statusOrder")
+                + ") AS total, coalesce(sum(changes), 0)::bigint AS changes, coalesce(max(id), 0) AS last_change"
+                + " FROM action_changes WHERE project_id = :project";
+        DatabaseClient.GenericExecuteSpec spec = db.sql(sql).bind("project", projectId);
+        if (statusOrder != null) {
+            spec = spec.bind("statusOrder", statusOrder.shortValue());
+        }
+        return spec.map(row -> new ListState(row.get("total", Long.class),
+                new ListState.Version(row.get("changes", Long.class), row.get("last_change", Long.class)))).one();
+    }
+
+    /**
+     * @param total   the project's actions (of the status order asked for)
+     * @param version the project's actions' state: equal versions, equal actions
+     */
+    public record ListState(long total, Version version) {
+        public record Version(long changes, long lastChange) {
+        }
+    }
+
+    /**
+     * Sums the change rows of every project that has more than one into one (V5__action_changes.sql);
+     * answers how many projects were compacted. The sum a reader sees never changes by it; the last
+     * id does (one more rendering of the project's pages).
+     */
+    public Mono<Long> compactChanges() {
+        return db.sql("""
+                WITH gone AS (
+                    DELETE FROM action_changes WHERE project_id IN (
+                        SELECT project_id FROM action_changes GROUP BY project_id HAVING count(*) > 1)
+                    RETURNING project_id, changes),
+                kept AS (
+                    INSERT INTO action_changes (project_id, changes)
+                    SELECT project_id, sum(changes) FROM gone GROUP BY project_id
+                    RETURNING project_id)
+                SELECT count(*) FROM kept""")
+                .map(row -> row.get(0, Long.class)).one();
+    }
+
+    /**
      * Replaces the count deltas of every project that has more than one per status order by their
      * sums; answers how many projects were compacted. Deltas that writers commit meanwhile are not
      * in the statement's snapshot and stay; a concurrent compaction's rows are skipped once it

@@ -14,10 +14,13 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * @param countCompactionInterval how often the count deltas of E3's totalCount are summed up (V3__action_counts.sql)
  * @param parseCacheChars    characters of stored opportunity and context JSON whose parsed form is kept in memory
  *                           (ActionRepository; the parsed records take about twice that many bytes again)
+ * @param listCacheChars     characters of E3 pages kept rendered (ActionListPages; a character is a byte of heap,
+ *                           two for text outside Latin-1); 0 keeps none
  */
 @ConfigurationProperties("suite.actions")
 public record ActionsProperties(Double minReach, Duration rankInterval, Duration rankIdleInterval,
-        Integer ingestBatch, Duration ingestTimeout, Duration countCompactionInterval, Long parseCacheChars) {
+        Integer ingestBatch, Duration ingestTimeout, Duration countCompactionInterval, Long parseCacheChars,
+        Long listCacheChars) {
 
     public ActionsProperties {
         minReach = minReach == null ? 10.0 : minReach;
@@ -27,5 +30,6 @@ public record ActionsProperties(Double minReach, Duration rankInterval, Duration
         ingestTimeout = ingestTimeout == null ? Duration.ofSeconds(60) : ingestTimeout;
         countCompactionInterval = countCompactionInterval == null ? Duration.ofSeconds(10) : countCompactionInterval;
         parseCacheChars = parseCacheChars == null ? 4_000_000L : parseCacheChars;
+        listCacheChars = listCacheChars == null ? 8_000_000L : listCacheChars;
     }
 }

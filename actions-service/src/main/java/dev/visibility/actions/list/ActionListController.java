@@ -3,16 +3,14 @@ package dev.visibility.actions.list;
 import java.util.List;
 import java.util.UUID;
 
-import dev.visibility.actions.action.ActionEntity;
-import dev.visibility.actions.action.ActionRepository;
 import dev.visibility.actions.action.ActionStatus;
-import dev.visibility.actions.action.ActionView;
-import dev.visibility.actions.action.ActionViews;
 import dev.visibility.platform.query.QueryParams;
 import dev.visibility.platform.web.Envelope;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.enums.ParameterIn;
+import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -23,7 +21,8 @@ import reactor.core.publisher.Mono;
 /**
  * E3 {@code GET …/actions/list}: ascending portfolioRank, nulls last, ties by score, creation time
  * and id. Without {@code status} every status is listed, suggested first, then accepted, live and
- * archived, each group in that same order. A page beyond the last is an empty page.
+ * archived, each group in that same order. A page beyond the last is an empty page. The pages are
+ * kept rendered by {@link ActionListPages}.
  */
 @RestController
 class ActionListController {
@@ -32,10 +31,10 @@ class ActionListController {
     static final int DEFAULT_PAGE_SIZE = 25;
     static final List<String> DETAIL_LEVELS = List.of("summary", "context");
 
-    private final ActionRepository actions;
+    private final ActionListPages pages;
 
-    ActionListController(ActionRepository actions) {
-        this.actions = actions;
+    ActionListController(ActionListPages pages) {
+        this.pages = pages;
     }
 
     @GetMapping(path = "/api/v2/projects/{projectId}/actions/list", produces = MediaType.APPLICATION_JSON_VALUE)
@@ -47,7 +46,9 @@ class ActionListController {
             schema = @Schema(type = "integer", minimum = "1", defaultValue = "1"))
     @Parameter(in = ParameterIn.QUERY, name = "pageSize", description = "actions per page (spec 8)",
             schema = @Schema(type = "integer", minimum = "1", maximum = "100", defaultValue = "25"))
-    Mono<Envelope<ActionList>> list(@PathVariable String projectId, ServerWebExchange exchange) {
+    @ApiResponse(responseCode = "200", description = "OK",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON_VALUE, schema = @Schema(implementation = ActionListEnvelope.class)))
+    Mono<Envelope<RenderedJson>> list(@PathVariable String projectId, ServerWebExchange exchange) {
         UUID project = QueryParams.pathUuid("projectId", projectId);
         QueryParams query = QueryParams.of(exchange.getRequest().getQueryParams());
         boolean context = "context".equals(query.oneOf("detailLevel", DETAIL_LEVELS, "summary"));
@@ -55,28 +56,7 @@ class ActionListController {
         int pageNumber = query.intAtLeast("page", 1, 1);
         int pageSize = query.intInRange("pageSize", 1, MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE);
         Integer statusOrder = status == null ? null : ActionStatus.fromWire(status).ordinal();
-        long offset = (long) (pageNumber - 1) * pageSize;
-
-        // the count and the page are independent: run them side by side on two connections
-        Mono<List<ActionView>> page = actions.page(project, statusOrder, pageSize, offset, context).collectList()
-                .flatMap(rows -> views(project, rows, context));
-        return Mono.zip(actions.count(project, statusOrder), page)
-                .map(both -> {
-                    long total = both.getT1();
-                    ActionList.Pagination pagination = new ActionList.Pagination(pageNumber, pageSize, total,
-                            (total + pageSize - 1) / pageSize);
-                    return new ActionList(offset >= total ? List.of() : both.getT2(), pagination);
-                })
-                .map(list -> Envelope.of(list, projectId));
-    }
-
-    private Mono<List<ActionView>> views(UUID project, List<ActionEntity> rows, boolean context) {
-        if (!context) {
-            return Mono.just(rows.stream().map(ActionViews::summary).toList());
-        }
-        return actions.followUps(project, rows.stream().map(a -> a.id).toList())
-                .map(followUps -> rows.stream()
-                        .map(a -> ActionViews.withContext(a, followUps.getOrDefault(a.id, List.of())))
-                        .toList());
+        return pages.page(project, statusOrder, pageNumber, pageSize, context)
+                .map(data -> Envelope.of(data, projectId));
     }
 }
