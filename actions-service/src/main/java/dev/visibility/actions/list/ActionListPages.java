@@ -29,6 +29,8 @@ import tools.jackson.databind.ObjectMapper;
 class ActionListPages {
 
     static final Duration IDLE = Duration.ofMinutes(10);
+    /** What a kept page costs besides its characters (key, entry), counted so that many small pages stay bounded too. */
+    static final int ENTRY_CHARS = 200;
 
     /** One query of one project at one version of its actions. */
     record Key(UUID project, @Nullable Integer statusOrder, int page, int pageSize, boolean context,
@@ -44,7 +46,7 @@ class ActionListPages {
         this.mapper = mapper;
         this.pages = properties.listCacheChars() <= 0 ? null : Caffeine.newBuilder()
                 .maximumWeight(properties.listCacheChars())
-                .<Key, RenderedJson>weigher((key, json) -> json.length())
+                .<Key, RenderedJson>weigher((key, json) -> ENTRY_CHARS + json.length())
                 .expireAfterAccess(IDLE)
                 .build();
     }
@@ -83,14 +85,5 @@ class ActionListPages {
                 .map(followUps -> rows.stream()
                         .map(a -> ActionViews.withContext(a, followUps.getOrDefault(a.id, List.of())))
                         .toList());
-    }
-
-    /** Pages kept now (for tests). */
-    long kept() {
-        if (pages == null) {
-            return 0;
-        }
-        pages.cleanUp();
-        return pages.estimatedSize();
     }
 }
