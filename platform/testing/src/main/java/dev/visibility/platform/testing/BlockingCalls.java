@@ -85,6 +85,11 @@ public final class BlockingCalls {
             // share; the lock guards a few field updates, so a loop that finds it taken parks for
             // microseconds (seen once, an R2DBC event loop reading a PostgreSQL answer)
             builder.allowBlockingCallsInside("io.netty.buffer.AdaptivePoolingAllocator$MagazineGroup", "tryExpandMagazines");
+            // Jackson builds the deserializer of a type the first time it reads one, under a lock of its
+            // deserializer cache, then keeps it; a second event loop reading the same type at that moment
+            // parks for the building (CPU only, once per type and mapper). Seen with two PATCH bodies of
+            // the same record arriving at once on a fresh service (actions-service ActionListPagesTest)
+            builder.allowBlockingCallsInside("tools.jackson.databind.deser.DeserializerCache", "_createAndCacheValueDeserializer");
         }
     }
 }
