@@ -98,13 +98,16 @@ public class ActionRepository {
      * the triggers of V3__action_counts.sql append, exact for every committed write.
      */
     public Mono<Long> count(UUID projectId, Integer statusOrder) {
-        String sql = "SELECT coalesce(sum(delta), 0)::bigint FROM action_count_deltas WHERE project_id = :project"
-                + (statusOrder == null ? "" : " AND status_order = :statusOrder");
-        DatabaseClient.GenericExecuteSpec spec = db.sql(sql).bind("project", projectId);
+        DatabaseClient.GenericExecuteSpec spec = db.sql(countSql(statusOrder)).bind("project", projectId);
         if (statusOrder != null) {
             spec = spec.bind("statusOrder", statusOrder.shortValue());
         }
         return spec.map(row -> row.get(0, Long.class)).one();
+    }
+
+    private static String countSql(Integer statusOrder) {
+        return "SELECT coalesce(sum(delta), 0)::bigint FROM action_count_deltas WHERE project_id = :project"
+                + (statusOrder == null ? "" : " AND status_order = :statusOrder");
     }
 
     /**
@@ -113,9 +116,8 @@ public class ActionRepository {
      * row's id. Any committed insert, update or delete of the project's actions changes the key.
      */
     public Mono<ListState> listState(UUID projectId, Integer statusOrder) {
-        String sql = "SELECT (SELECT coalesce(sum(delta), 0)::bigint FROM action_count_deltas WHERE project_id = :project"
-                + (statusOrder == null ? "" : " AND status_order = :statusOrder")
-                + ") AS total, coalesce(sum(changes), 0)::bigint AS changes, coalesce(max(id), 0) AS last_change"
+        String sql = "SELECT (" + countSql(statusOrder) + ") AS total,"
+                + " coalesce(sum(changes), 0)::bigint AS changes, coalesce(max(id), 0) AS last_change"
                 + " FROM action_changes WHERE project_id = :project";
         DatabaseClient.GenericExecuteSpec spec = db.sql(sql).bind("project", projectId);
         if (statusOrder != null) {
