@@ -100,7 +100,9 @@ public class GatewayOverhead {
         String path = "/api/v2/projects/" + projectId + "/usage";
         String direct = System.getProperty("direct", "http://127.0.0.1:" + (8081 + OFFSET));
         long backendPid = Long.parseLong(Files.readString(STATE.resolve("pids/auth-service.pid")).trim());
-        Process ownGateway = startGateway(secrets);
+        Process ownGateway = Boolean.getBoolean("gateway.bare")
+                ? startBareProxy(secrets, direct, "Bearer " + token(secret, projectId, 3600))
+                : startGateway(secrets);
         Runtime.getRuntime().addShutdownHook(new Thread(ownGateway::destroy));
         String against = System.getProperty("gateway.against");
         if (against != null) {
@@ -284,6 +286,37 @@ public class GatewayOverhead {
                 List.of(), words(System.getProperty("gateway.a.args", "")));
     }
 
+    /**
+     * {@code -Dgateway.bare=true}: in place of the gateway, bench/BareProxy.java (a reverse proxy on the gateway's Reactor
+     * Netty and nothing else: it swaps the caller's key for a fixed internal token), run from the gateway jar's libraries
+     * with the same JVM options. What it keeps of direct throughput is the floor under any gateway on this stack.
+     */
+    static Process startBareProxy(String secrets, String backend, String authorization) throws Exception {
+        requireFullJit();
+        Path lib = STATE.resolve("bench-bare-proxy-lib");
+        Files.createDirectories(lib);
+        try (java.util.zip.ZipFile jar = new java.util.zip.ZipFile(System.getProperty("gateway.jar", "gateway/target/gateway.jar"))) {
+            for (java.util.zip.ZipEntry entry : java.util.Collections.list(jar.entries())) {
+                if (entry.getName().startsWith("BOOT-INF/lib/") && entry.getName().endsWith(".jar")) {
+                    try (var in = jar.getInputStream(entry)) {
+                        Files.copy(in, lib.resolve(entry.getName().substring("BOOT-INF/lib/".length())),
+                                java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                    }
+                }
+            }
+        }
+        List<String> command = new ArrayList<>(List.of(Path.of(gatewayJava(), "bin", "java").toString(),
+                "-Xms64m", "-Xmx256m", "-XX:+UseSerialGC"));
+        command.addAll(words(System.getProperty("gateway.jvm", "")));
+        command.addAll(List.of("-cp", lib + "/*", "bench/BareProxy.java", String.valueOf(GATEWAY_PORT),
+                String.valueOf(GATEWAY_MANAGEMENT_PORT), backend));
+        ProcessBuilder builder = new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(STATE.resolve("logs/bench-bare-proxy.log").toFile());
+        builder.environment().put("BARE_PROXY_AUTHORIZATION", authorization);
+        return awaitReady(builder.start(), GATEWAY_MANAGEMENT_PORT, "/", "bench-bare-proxy.log");
+    }
+
     /** The JDK the gateway runs on (A, and B unless -Dgateway.against.java): -Dgateway.java, else the benchmark's. */
     static String gatewayJava() {
         return System.getProperty("gateway.java", System.getProperty("java.home"));
@@ -317,9 +350,12 @@ public class GatewayOverhead {
         builder.environment().put("SPRING_KAFKA_BOOTSTRAP_SERVERS", "127.0.0.1:" + (9092 + OFFSET));
         builder.environment().put("SUITE_INTERNAL_TOKEN_PRIVATE_KEY", env(secrets, "SUITE_INTERNAL_TOKEN_PRIVATE_KEY"));
         builder.environment().put("SUITE_INTERNAL_TOKEN_PUBLIC_KEY", env(secrets, "SUITE_INTERNAL_TOKEN_PUBLIC_KEY"));
-        Process process = builder.start();
+        return awaitReady(builder.start(), managementPort, "/actuator/health/readiness", log);
+    }
+
+    static Process awaitReady(Process process, int managementPort, String path, String log) throws Exception {
         HttpClient probe = HttpClient.newHttpClient();
-        URI readiness = URI.create("http://127.0.0.1:" + managementPort + "/actuator/health/readiness");
+        URI readiness = URI.create("http://127.0.0.1:" + managementPort + path);
         long deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
         while (System.nanoTime() < deadline) {
             if (!process.isAlive()) {
@@ -334,7 +370,7 @@ public class GatewayOverhead {
             }
             Thread.sleep(500);
         }
-        throw new IllegalStateException("the benchmark's gateway did not start; see " + STATE.resolve("logs/bench-gateway.log"));
+        throw new IllegalStateException("the benchmark's gateway did not start; see " + STATE.resolve("logs/" + log));
     }
 
     /**

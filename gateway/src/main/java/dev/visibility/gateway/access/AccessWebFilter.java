@@ -75,7 +75,8 @@ public class AccessWebFilter implements WebFilter, Ordered {
         return chain.filter(exchange);
     }
 
-    private static ApiException refusal(ApiRoute route, EdgePrincipal principal) {
+    /** Why this principal may not call this route (403), or null when it may; the edge fast path asks the same. */
+    public static ApiException refusal(ApiRoute route, EdgePrincipal principal) {
         boolean memberRoute = ApiRoute.MEMBER.equals(route.scope());
         if (memberRoute != (principal.kind() == EdgePrincipal.Kind.MEMBER)) {
             // an API key on the account API, or a member token elsewhere: authenticated, not allowed

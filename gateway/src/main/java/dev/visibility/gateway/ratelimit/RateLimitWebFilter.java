@@ -79,6 +79,21 @@ public class RateLimitWebFilter implements WebFilter, Ordered {
         if (principal == null) {
             return chain.filter(exchange);
         }
+        return decide(principal).flatMap(decision -> {
+            HttpHeaders headers = exchange.getResponse().getHeaders();
+            headers.set(LIMIT, Integer.toString(decision.limit()));
+            headers.set(REMAINING, Integer.toString(decision.remaining()));
+            headers.set(RESET, Long.toString(decision.resetAt()));
+            return decision.allowed() ? chain.filter(exchange) : errors.write(exchange.getResponse(), refusal(decision));
+        });
+    }
+
+    /**
+     * Counts one request of this principal (its usage and its window) and says whether it is admitted; a store that
+     * does not answer is a 503 {@code unavailable}. Every decision is counted in {@link #DECISIONS}. The edge fast
+     * path ({@code routing.EdgeFastPath}) takes its decisions here too.
+     */
+    public Mono<RateLimiter.Decision> decide(EdgePrincipal principal) {
         int limit = principal.kind() == EdgePrincipal.Kind.MEMBER ? properties.member() : properties.limitFor(principal.plan());
         usage.record(principal);
         return limiter.consume(principal.limitKey(), limit)
@@ -86,20 +101,15 @@ public class RateLimitWebFilter implements WebFilter, Ordered {
                     log.warn("Rate-limit store unavailable: {}", e.toString());
                     return new Unavailable("The service is temporarily unavailable; retry later");
                 })
-                .flatMap(decision -> {
-                    decisions[decision.store().ordinal()][decision.allowed() ? 1 : 0].increment();
-                    HttpHeaders headers = exchange.getResponse().getHeaders();
-                    headers.set(LIMIT, Integer.toString(decision.limit()));
-                    headers.set(REMAINING, Integer.toString(decision.remaining()));
-                    headers.set(RESET, Long.toString(decision.resetAt()));
-                    if (decision.allowed()) {
-                        return chain.filter(exchange);
-                    }
-                    long retryAfter = Math.max(1, decision.resetAt() - System.currentTimeMillis() / 1000);
-                    return errors.write(exchange.getResponse(), new ApiException(ErrorCode.RATE_LIMITED, 429,
-                            "Rate limit of " + decision.limit() + " requests per " + properties.window().toSeconds()
-                                    + " s exceeded; retry after " + retryAfter + " s",
-                            null, Map.of(HttpHeaders.RETRY_AFTER, Long.toString(retryAfter))));
-                });
+                .doOnNext(decision -> decisions[decision.store().ordinal()][decision.allowed() ? 1 : 0].increment());
+    }
+
+    /** The 429 of a refused decision, with {@code Retry-After}. */
+    public ApiException refusal(RateLimiter.Decision decision) {
+        long retryAfter = Math.max(1, decision.resetAt() - System.currentTimeMillis() / 1000);
+        return new ApiException(ErrorCode.RATE_LIMITED, 429,
+                "Rate limit of " + decision.limit() + " requests per " + properties.window().toSeconds()
+                        + " s exceeded; retry after " + retryAfter + " s",
+                null, Map.of(HttpHeaders.RETRY_AFTER, Long.toString(retryAfter)));
     }
 }

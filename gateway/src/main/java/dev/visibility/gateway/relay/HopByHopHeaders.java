@@ -45,8 +45,22 @@ public final class HopByHopHeaders {
         return headers.containsHeader(HttpHeaders.CONNECTION) ? headers.getConnection() : List.of();
     }
 
+    /** The field names a {@code Connection} header's value lists (empty for null). */
+    public static List<String> connectionOptions(String connection) {
+        if (connection == null || connection.isBlank()) {
+            return List.of();
+        }
+        List<String> options = new java.util.ArrayList<>(2);
+        for (String option : connection.split(",")) {
+            if (!option.isBlank()) {
+                options.add(option.trim());
+            }
+        }
+        return options;
+    }
+
     /** Whether a field stays on its side of the proxy, given the message's {@link #connectionOptions}. */
-    static boolean isHopByHop(String name, List<String> connectionOptions) {
+    public static boolean isHopByHop(String name, List<String> connectionOptions) {
         for (String fixed : FIXED) {
             if (fixed.equalsIgnoreCase(name)) {
                 return true;

@@ -142,9 +142,18 @@ public class InternalTokenRelayFilter implements HttpHeadersFilter, Ordered {
         return forwarded;
     }
 
-    private String tokenOf(EdgePrincipal principal) {
+    /** The internal token of this principal: minted once and reused for the first half of its life. */
+    public String tokenOf(EdgePrincipal principal) {
         Cache<EdgePrincipal, String> tokens = principal.kind() == EdgePrincipal.Kind.OAUTH_CLIENT ? tokensByValue : tokensByIdentity;
         return tokens.get(principal, p -> minter.mint(p.toCaller()));
+    }
+
+    /**
+     * Whether a caller's header of an API key's request reaches the service, with the gateway's own trace handed
+     * on (hop-by-hop headers aside: {@link HopByHopHeaders}); the edge fast path forwards exactly these.
+     */
+    public boolean forwardsOnApiKeyRequest(String name) {
+        return !dropped(name, false, true);
     }
 
     private boolean dropped(String name, boolean keepCookies, boolean ownTrace) {
@@ -170,7 +179,7 @@ public class InternalTokenRelayFilter implements HttpHeadersFilter, Ordered {
      * span, as the suite's propagation writes it (version 00, the sampled flag only); written here
      * rather than through the propagator, whose baggage handling cost more than the rest of this filter.
      */
-    static String traceparent(TraceContext context) {
+    public static String traceparent(TraceContext context) {
         return "00-" + context.traceId() + "-" + context.spanId() + (Boolean.TRUE.equals(context.sampled()) ? "-01" : "-00");
     }
 

@@ -73,9 +73,13 @@ public class RouteRequestTimer implements GlobalFilter, Ordered {
             return;
         }
         HttpStatusCode status = exchange.getResponse().getStatusCode();
-        Key key = new Key(route.getId(), route.getUri().toString(), exchange.getRequest().getMethod(),
-                status == null ? -1 : status.value());
-        timers.computeIfAbsent(key, this::timer).record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
+        record(route.getId(), route.getUri().toString(), exchange.getRequest().getMethod(), status == null ? -1 : status.value(),
+                System.nanoTime() - start);
+    }
+
+    /** One routed request of this route, method and status (-1: none) that took {@code nanos}. */
+    public void record(String routeId, String routeUri, HttpMethod method, int status, long nanos) {
+        timers.computeIfAbsent(new Key(routeId, routeUri, method, status), this::timer).record(nanos, TimeUnit.NANOSECONDS);
     }
 
     private Timer timer(Key key) {

@@ -30,7 +30,7 @@ public final class ReactiveErrorWriter {
         if (response.isCommitted()) {
             return Mono.empty();
         }
-        byte[] bytes = mapper.writeValueAsBytes(error.body());
+        byte[] bytes = body(error);
         response.setStatusCode(HttpStatusCode.valueOf(error.status()));
         HttpHeaders headers = response.getHeaders();
         headers.remove(HttpHeaders.CONTENT_LENGTH);
@@ -41,5 +41,10 @@ public final class ReactiveErrorWriter {
         error.headers().forEach(headers::set);
         DataBuffer buffer = response.bufferFactory().wrap(bytes);
         return response.writeWith(Mono.just(buffer));
+    }
+
+    /** The JSON of an error's body, as {@link #write} sends it (for a writer below Spring's response types). */
+    public byte[] body(ApiError error) {
+        return mapper.writeValueAsBytes(error.body());
     }
 }
