@@ -254,9 +254,18 @@ class EdgeSystemTest {
     void revokedKeyIsRefusedByBothGatewaysWithinOneSecond() {
         String key = createKey(List.of());
         String usage = "/api/v2/projects/" + edge.seed.projectId() + "/usage";
-        // both replicas have the key cached
+        // both replicas have the key cached, and then answer it on their fast path (issue 24, gateway README)
         assertThat(Http.get(a(), usage, key).status()).isEqualTo(200);
         assertThat(Http.get(b(), usage, key).status()).isEqualTo(200);
+        // (the key's creation reaches each gateway on auth.keys too, and may make it look the key up once more)
+        for (ServiceProcess gateway : List.of(edge.gatewayA, edge.gatewayB)) {
+            await("the key answered on the fast path of " + gateway.baseUrl()).atMost(Duration.ofSeconds(5)).pollDelay(Duration.ZERO)
+                    .pollInterval(Duration.ofMillis(50)).until(() -> {
+                        double before = fastPathRequests(gateway);
+                        assertThat(Http.get(gateway.baseUrl(), usage, key).status()).isEqualTo(200);
+                        return fastPathRequests(gateway) == before + 1;
+                    });
+        }
         String keyId = keyIdOf(key);
         Answer revoke = Http.call(a(), "DELETE", "/api/v2/account/projects/" + edge.seed.projectId() + "/api-keys/" + keyId,
                 edge.seed.adminToken(), null, Map.of());
@@ -269,6 +278,14 @@ class EdgeSystemTest {
             refusedAfterMillis.add((System.nanoTime() - revokedAt) / 1_000_000);
         }
         assertThat(refusedAfterMillis).allSatisfy(ms -> assertThat(ms).isLessThan(1000));
+    }
+
+    /** {@code gateway_fast_path_requests_total} of one gateway (its Actuator), counted before its answer is sent. */
+    private static double fastPathRequests(ServiceProcess gateway) {
+        Answer scrape = Http.get(gateway.managementUrl(), "/actuator/prometheus", null);
+        assertThat(scrape.status()).isEqualTo(200);
+        return scrape.body().lines().filter(line -> line.startsWith("gateway_fast_path_requests_total"))
+                .mapToDouble(line -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1))).sum();
     }
 
     @Test
