@@ -64,6 +64,9 @@ import java.util.regex.Pattern;
  * capacity and the gateway's CPU does not come out of it. In the shared layout the three processes share both cores,
  * so the ratio is bound by their summed CPU a request (bench/GatewayOverhead.md, "Against the targets"); both are
  * printed as measured.
+ * -Dgateway.bare=true measures bench/BareProxy.java in the gateway's place (a reverse proxy on the gateway's Reactor
+ * Netty and nothing else; it swaps the caller's key for an internal token minted here): the floor under any gateway
+ * on this stack, in the same phases and layouts (bench/GatewayOverhead.md, session 51).
  */
 public class GatewayOverhead {
 
