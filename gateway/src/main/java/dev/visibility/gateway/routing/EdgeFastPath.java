@@ -20,6 +20,7 @@ import dev.visibility.gateway.relay.HopByHopHeaders;
 import dev.visibility.gateway.relay.InternalTokenRelayFilter;
 import dev.visibility.platform.error.ApiError;
 import dev.visibility.platform.error.ErrorMapper;
+import dev.visibility.platform.error.Unavailable;
 import dev.visibility.platform.error.reactive.ReactiveErrorWriter;
 import dev.visibility.platform.security.ProjectPaths;
 import io.micrometer.core.instrument.Counter;
@@ -31,7 +32,6 @@ import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpMethod;
-import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.util.concurrent.FastThreadLocal;
 import org.reactivestreams.Publisher;
 import org.springframework.boot.web.server.reactive.context.ReactiveWebServerInitializedEvent;
@@ -207,8 +207,10 @@ public class EdgeFastPath implements Predicate<HttpServerRequest>, BiFunction<Ht
         if (found == null || found.request() != request) {
             found = admit(request);
             if (found == null) {
-                // not reachable: the route is only taken when test() admitted this request on this thread
-                return response.status(HttpResponseStatus.INTERNAL_SERVER_ERROR).send();
+                // the route is only taken when test() admitted this request, just before on this thread; should the
+                // key have been revoked in between, the caller is told to retry (and meets the full way then)
+                return error(response, ErrorMapper.map(new Unavailable("The service is temporarily unavailable; retry later")),
+                        new int[1]);
             }
         }
         served.increment();
