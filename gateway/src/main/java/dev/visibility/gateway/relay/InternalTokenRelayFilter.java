@@ -156,6 +156,16 @@ public class InternalTokenRelayFilter implements HttpHeadersFilter, Ordered {
         return !dropped(name, false, true);
     }
 
+    /** Whether this is a caller's trace header (any format a caller may use, and the suite's propagation's fields). */
+    public boolean isTraceHeader(String name) {
+        for (String trace : traceHeaders) {
+            if (trace.equalsIgnoreCase(name)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private boolean dropped(String name, boolean keepCookies, boolean ownTrace) {
         if (name.equalsIgnoreCase(HttpHeaders.AUTHORIZATION) || name.regionMatches(true, 0, "x-forwarded-", 0, 12)
                 || name.equalsIgnoreCase(FORWARDED)) {
@@ -164,14 +174,7 @@ public class InternalTokenRelayFilter implements HttpHeadersFilter, Ordered {
         if (!keepCookies && name.equalsIgnoreCase(HttpHeaders.COOKIE)) {
             return true;
         }
-        if (ownTrace) {
-            for (String trace : traceHeaders) {
-                if (trace.equalsIgnoreCase(name)) {
-                    return true;
-                }
-            }
-        }
-        return false;
+        return ownTrace && isTraceHeader(name);
     }
 
     /**

@@ -192,7 +192,7 @@ public class EdgeFastPath implements Predicate<HttpServerRequest>, BiFunction<Ht
             return null;
         }
         EdgePrincipal principal = cache.knownApiKey(Credentials.sha256Hex(token)).orElse(null);
-        if (principal == null || principal.kind() != EdgePrincipal.Kind.API_KEY || !ownProject(path, principal.projectId())
+        if (principal == null || principal.kind() != EdgePrincipal.Kind.API_KEY
                 || !principal.projectId().equals(ProjectPaths.projectIdOf(path))
                 || AccessWebFilter.refusal(route, principal) != null) {
             return null;
@@ -345,12 +345,6 @@ public class EdgeFastPath implements Predicate<HttpServerRequest>, BiFunction<Ht
                 .register(meters);
     }
 
-    /** Whether the path's project segment is exactly this project. */
-    private static boolean ownProject(String path, String projectId) {
-        int end = PREFIX.length() + projectId.length();
-        return path.length() > end && path.charAt(end) == '/' && path.regionMatches(PREFIX.length(), projectId, 0, projectId.length());
-    }
-
     /**
      * The headers that send a request the full way. Java's {@code HttpClient} asks every cleartext request to upgrade
      * to HTTP/2 ({@code Upgrade: h2c}, {@code HTTP2-Settings}, {@code Connection: Upgrade, HTTP2-Settings}) and sends
@@ -369,12 +363,11 @@ public class EdgeFastPath implements Predicate<HttpServerRequest>, BiFunction<Ht
         };
     }
 
-    private static boolean refusedHeader(String name, String value) {
+    private boolean refusedHeader(String name, String value) {
         return name.equalsIgnoreCase("Origin") || name.equalsIgnoreCase("Forwarded") || name.regionMatches(true, 0, "X-Forwarded-", 0, 12)
                 || name.equalsIgnoreCase("Content-Length") && !value.equals("0") || name.equalsIgnoreCase("Transfer-Encoding")
                 || name.equalsIgnoreCase("Expect") || name.equalsIgnoreCase("Upgrade") && !value.equalsIgnoreCase("h2c")
-                || name.equalsIgnoreCase("traceparent") || name.equalsIgnoreCase("tracestate") || name.equalsIgnoreCase("baggage")
-                || name.equalsIgnoreCase("b3") || name.regionMatches(true, 0, "X-B3-", 0, 5);
+                || relay.isTraceHeader(name) || name.regionMatches(true, 0, "X-B3-", 0, 5);
     }
 
     /** Only unreserved characters and single slashes, no dot segment, no trailing slash. */
