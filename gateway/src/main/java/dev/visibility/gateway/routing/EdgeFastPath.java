@@ -345,12 +345,6 @@ public class EdgeFastPath implements Predicate<HttpServerRequest>, BiFunction<Ht
                 .register(meters);
     }
 
-    /**
-     * The headers that send a request the full way. Java's {@code HttpClient} asks every cleartext request to upgrade
-     * to HTTP/2 ({@code Upgrade: h2c}, {@code HTTP2-Settings}, {@code Connection: Upgrade, HTTP2-Settings}) and sends
-     * {@code Content-Length: 0} with a GET: both are admitted (this server speaks HTTP/1.1 and ignores the upgrade, and
-     * neither header is forwarded), any other upgrade or length is not.
-     */
     /** The {@code outcome} tag of Spring's server observation (its {@code HttpOutcome}) for a status. */
     static String outcome(int status) {
         return switch (status / 100) {
@@ -363,6 +357,12 @@ public class EdgeFastPath implements Predicate<HttpServerRequest>, BiFunction<Ht
         };
     }
 
+    /**
+     * The headers that send a request the full way. Java's {@code HttpClient} asks every cleartext request to upgrade
+     * to HTTP/2 ({@code Upgrade: h2c}, {@code HTTP2-Settings}, {@code Connection: Upgrade, HTTP2-Settings}) and sends
+     * {@code Content-Length: 0} with a GET: both are admitted (this server speaks HTTP/1.1 and ignores the upgrade, and
+     * neither header is forwarded), any other upgrade or length is not.
+     */
     private boolean refusedHeader(String name, String value) {
         return name.equalsIgnoreCase("Origin") || name.equalsIgnoreCase("Forwarded") || name.regionMatches(true, 0, "X-Forwarded-", 0, 12)
                 || name.equalsIgnoreCase("Content-Length") && !value.equals("0") || name.equalsIgnoreCase("Transfer-Encoding")

@@ -38,15 +38,38 @@ public class RequestGuardFilter extends OncePerRequestFilter {
         try {
             query = decode(request.getQueryString());
         } catch (IllegalArgumentException e) {
-            writer.write(response, new InvalidRequest("The query string is not validly percent-encoded UTF-8"));
+            refuse(request, response, new InvalidRequest("The query string is not validly percent-encoded UTF-8"));
             return;
         }
         ApiException refusal = RequestGuard.refusal(request.getMethod(), query, request.getContentLengthLong(), maxBodyBytes);
         if (refusal != null) {
-            writer.write(response, refusal);
+            refuse(request, response, refusal);
             return;
         }
         chain.doFilter(request, response);
+    }
+
+    /**
+     * Writes the refusal once the request's body (up to the body limit) has been read. Tomcat closes the connection
+     * after a 400 ({@code Connection: close}); answered before the body was read, the close could reach the gateway
+     * while it was still sending the body, which then lost the answer and told its caller 503 (seen under load in
+     * {@code HostileInputSystemTest}). A body over the limit is not read: its refusal is a 413 and the connection
+     * closes anyway.
+     */
+    private void refuse(HttpServletRequest request, HttpServletResponse response, ApiException refusal) throws IOException {
+        long length = request.getContentLengthLong();
+        if (length != 0 && length <= maxBodyBytes) {
+            try {
+                byte[] discard = new byte[8192];
+                long read = 0;
+                for (int n; read <= maxBodyBytes && (n = request.getInputStream().read(discard)) >= 0; ) {
+                    read += n;
+                }
+            } catch (IOException e) {
+                // the caller went away or sent less than it announced: the refusal is written all the same
+            }
+        }
+        writer.write(response, refusal);
     }
 
     static Map<String, List<String>> decode(String queryString) {
