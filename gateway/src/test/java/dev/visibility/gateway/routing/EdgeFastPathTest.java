@@ -297,6 +297,35 @@ class EdgeFastPathTest extends RunningServerTest {
     }
 
     /** The management server (its own port and context) has no fast path. */
+    /**
+     * Answers short and long, with a length and streamed without one (the fast path passes the pieces on as they
+     * arrive): the caller gets what the full way gives, byte for byte, with the same headers.
+     */
+    @Test
+    void answersOfAnySizeWithALengthOrStreamedArePassedOnAsTheFullWayDoes() {
+        String path = "/api/v2/projects/" + OWN + "/usage";
+        for (int bytes : new int[] {0, 1, 3_000, 65_536, 65_537, 300_000}) {
+            for (boolean chunked : new boolean[] {false, true}) {
+                String size = String.valueOf(bytes);
+                UnaryOperator<WebTestClient.RequestHeadersSpec<?>> answer = chunked
+                        ? request -> request.header("X-Test-Body-Bytes", size).header("X-Test-Chunked", "yes")
+                        : request -> request.header("X-Test-Body-Bytes", size);
+                EntityExchangeResult<byte[]> fast = get(path, KEY, 1, answer);
+                EntityExchangeResult<byte[]> full = get(path, KEY, 0, request -> answer.apply(request).header("X-Forwarded-For", "192.0.2.1"));
+                String what = bytes + " bytes" + (chunked ? ", streamed" : "");
+                assertThat(fast.getStatus().value()).as(what).isEqualTo(200).isEqualTo(full.getStatus().value());
+                byte[] body = fast.getResponseBodyContent() == null ? new byte[0] : fast.getResponseBodyContent();
+                assertThat(body).as(what).hasSize(bytes)
+                        .isEqualTo(full.getResponseBodyContent() == null ? new byte[0] : full.getResponseBodyContent());
+                if (bytes > 0) {
+                    assertThat(body[bytes - 1]).as(what).isEqualTo((byte) ('a' + (bytes - 1) % 26));
+                }
+                assertThat(comparable(fast.getResponseHeaders())).as(what).isEqualTo(comparable(full.getResponseHeaders()));
+                RECEIVED.clear();
+            }
+        }
+    }
+
     @Test
     void theManagementPortProxiesNothing() {
         long before = fastPath.served();
@@ -361,6 +390,21 @@ class EdgeFastPathTest extends RunningServerTest {
         exchange.getResponseHeaders().add("X-Service-End-To-End", "kept");
         exchange.getResponseHeaders().add("Connection", "X-Service-Hop");
         exchange.getResponseHeaders().add("X-Service-Hop", "1");
+        String size = exchange.getRequestHeaders().getFirst("X-Test-Body-Bytes");
+        if (size != null) {
+            // an answer of that many bytes, with its length or (X-Test-Chunked) streamed without one
+            byte[] body = new byte[Integer.parseInt(size)];
+            for (int i = 0; i < body.length; i++) {
+                body[i] = (byte) ('a' + i % 26);
+            }
+            exchange.getResponseHeaders().set("Content-Type", "text/plain");
+            boolean chunked = exchange.getRequestHeaders().getFirst("X-Test-Chunked") != null;
+            exchange.sendResponseHeaders(200, chunked ? 0 : body.length == 0 ? -1 : body.length);
+            try (java.io.OutputStream out = exchange.getResponseBody()) {
+                out.write(body);
+            }
+            return;
+        }
         String query = exchange.getRequestURI().getRawQuery();
         String status = exchange.getRequestHeaders().getFirst("X-Test-Status");
         StubServices.answerJson(exchange, status == null ? 200 : Integer.parseInt(status), "{\"path\":\"" + path + (query == null ? "" : "\",\"query\":\"" + query) + "\"}");
