@@ -66,7 +66,8 @@ public final class ErrorMapper {
                     passOnHeaders(response.getHeaders()));
         }
         if (causedBy(failure, ConnectException.class) || causedBy(failure, TimeoutException.class)
-                || causeNamed(failure, "ConnectTimeoutException") || causeNamed(failure, "PrematureCloseException")) {
+                || causeNamed(failure, "ConnectTimeoutException") || causeNamed(failure, "PrematureCloseException")
+                || connectionReset(failure)) {
             log.warn("Upstream unavailable: {}", failure.toString());
             return simple(503, defaultMessage(503));
         }
@@ -207,6 +208,15 @@ public final class ErrorMapper {
 
     private static boolean causeOfClass(Throwable failure, String className) {
         return firstCause(failure, t -> t.getClass().getName().equals(className)) != null;
+    }
+
+    /**
+     * A connection reset by the other side (Netty's native {@code Connection reset by peer}, the JDK's
+     * {@code Connection reset}): a service that went away mid-exchange, as unavailable as one that closed early.
+     */
+    private static boolean connectionReset(Throwable failure) {
+        return firstCause(failure, t -> t instanceof java.io.IOException && t.getMessage() != null
+                && t.getMessage().contains("Connection reset")) != null;
     }
 
     private static boolean causeNamed(Throwable failure, String simpleName) {
