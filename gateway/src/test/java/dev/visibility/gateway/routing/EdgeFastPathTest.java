@@ -296,7 +296,6 @@ class EdgeFastPathTest extends RunningServerTest {
         return timer == null ? 0 : timer.count();
     }
 
-    /** The management server (its own port and context) has no fast path. */
     /**
      * Answers short and long, with a length and streamed without one (the fast path passes the pieces on as they
      * arrive): the caller gets what the full way gives, byte for byte, with the same headers.
@@ -326,6 +325,7 @@ class EdgeFastPathTest extends RunningServerTest {
         }
     }
 
+    /** The management server (its own port and context) has no fast path. */
     @Test
     void theManagementPortProxiesNothing() {
         long before = fastPath.served();

@@ -1,5 +1,6 @@
 package dev.visibility.platform.error;
 
+import java.io.IOException;
 import java.net.ConnectException;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -215,7 +216,7 @@ public final class ErrorMapper {
      * {@code Connection reset}): a service that went away mid-exchange, as unavailable as one that closed early.
      */
     private static boolean connectionReset(Throwable failure) {
-        return firstCause(failure, t -> t instanceof java.io.IOException && t.getMessage() != null
+        return firstCause(failure, t -> t instanceof IOException && t.getMessage() != null
                 && t.getMessage().contains("Connection reset")) != null;
     }
 

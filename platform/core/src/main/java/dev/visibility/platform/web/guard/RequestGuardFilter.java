@@ -2,6 +2,7 @@ package dev.visibility.platform.web.guard;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
@@ -53,16 +54,17 @@ public class RequestGuardFilter extends OncePerRequestFilter {
      * Writes the refusal once the request's body (up to the body limit) has been read. Tomcat closes the connection
      * after a 400 ({@code Connection: close}); answered before the body was read, the close could reach the gateway
      * while it was still sending the body, which then lost the answer and told its caller 503 (seen under load in
-     * {@code HostileInputSystemTest}). A body over the limit is not read: its refusal is a 413 and the connection
-     * closes anyway.
+     * {@code HostileInputSystemTest}). A body declared over the limit is not read (the connection closes after the
+     * refusal all the same).
      */
     private void refuse(HttpServletRequest request, HttpServletResponse response, ApiException refusal) throws IOException {
         long length = request.getContentLengthLong();
         if (length != 0 && length <= maxBodyBytes) {
             try {
+                InputStream body = request.getInputStream();
                 byte[] discard = new byte[8192];
                 long read = 0;
-                for (int n; read <= maxBodyBytes && (n = request.getInputStream().read(discard)) >= 0; ) {
+                for (int n; read <= maxBodyBytes && (n = body.read(discard)) >= 0; ) {
                     read += n;
                 }
             } catch (IOException e) {
