@@ -15,7 +15,8 @@ import java.util.Locale;
  * Sends GET requests one after another over an HTTP/1.1 keep-alive connection, the way curl, the
  * JDK client and Kubernetes' connection-reusing callers do (a new connection only when the server
  * ends one with {@code Connection: close}), and answers the status of each ({@code -1} for a
- * request that got no answer within the timeout; the requests end there). A plain socket, so that no client library hides a lost request by retrying.
+ * request that got no answer within the timeout; the requests end there). A plain socket, so that no client library
+ * hides a lost request by retrying. {@link #readResponse} reads one answer for a test that writes its own requests.
  */
 public final class KeepAliveRequests {
 
@@ -53,11 +54,17 @@ public final class KeepAliveRequests {
         return statuses;
     }
 
-    private record Response(int status, boolean close) {
+    /**
+     * One HTTP/1.1 answer: its status, whether it ends the connection ({@code Connection: close}) and its body (UTF-8).
+     */
+    public record Response(int status, boolean close, String body) {
     }
 
-    /** Reads one response with a Content-Length or chunked body. */
-    private static Response readResponse(InputStream in) throws IOException {
+    /**
+     * Reads one answer with a Content-Length or chunked body, to its end; a connection closed before that is an
+     * {@link IOException}, and a read that waits longer than the socket's timeout a {@link SocketTimeoutException}.
+     */
+    public static Response readResponse(InputStream in) throws IOException {
         String statusLine = line(in);
         int status = Integer.parseInt(statusLine.split(" ")[1]);
         long length = 0;
@@ -73,19 +80,20 @@ public final class KeepAliveRequests {
                 close = true;
             }
         }
+        ByteArrayOutputStream body = new ByteArrayOutputStream();
         if (!chunked) {
-            skip(in, length);
-            return new Response(status, close);
+            copy(in, length, body);
+            return new Response(status, close, body.toString(StandardCharsets.UTF_8));
         }
         for (long size = Long.parseLong(line(in).split(";")[0].trim(), 16); size > 0;
                 size = Long.parseLong(line(in).split(";")[0].trim(), 16)) {
-            skip(in, size);
+            copy(in, size, body);
             line(in);
         }
         for (String trailer = line(in); !trailer.isEmpty(); trailer = line(in)) {
             // trailers are read and dropped
         }
-        return new Response(status, close);
+        return new Response(status, close, body.toString(StandardCharsets.UTF_8));
     }
 
     private static String line(InputStream in) throws IOException {
@@ -101,17 +109,16 @@ public final class KeepAliveRequests {
         return bytes.toString(StandardCharsets.US_ASCII);
     }
 
-    private static void skip(InputStream in, long length) throws IOException {
+    private static void copy(InputStream in, long length, ByteArrayOutputStream to) throws IOException {
+        byte[] buffer = new byte[8192];
         long left = length;
         while (left > 0) {
-            long skipped = in.skip(left);
-            if (skipped <= 0) {
-                if (in.read() < 0) {
-                    throw new IOException("the server closed the connection inside a body");
-                }
-                skipped = 1;
+            int read = in.read(buffer, 0, (int) Math.min(buffer.length, left));
+            if (read < 0) {
+                throw new IOException("the server closed the connection inside a body");
             }
-            left -= skipped;
+            to.write(buffer, 0, read);
+            left -= read;
         }
     }
 }

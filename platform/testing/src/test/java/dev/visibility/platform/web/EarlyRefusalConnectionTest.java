@@ -2,7 +2,6 @@ package dev.visibility.platform.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -10,9 +9,10 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
-import java.util.Locale;
 
 import dev.visibility.platform.testapp.TestApplication;
+import dev.visibility.platform.testing.KeepAliveRequests;
+import dev.visibility.platform.testing.KeepAliveRequests.Response;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
@@ -56,18 +56,18 @@ class EarlyRefusalConnectionTest {
             out.write(spaces(SENT_FIRST));
             out.flush();
 
-            Answer refusal = Answer.read(in);
-            assertThat(refusal.status).as("answered before the body was sent").isEqualTo(400);
-            assertThat(refusal.body).contains(expectedInBody).contains("\"status\":400");
-            assertThat(refusal.head).doesNotContain("connection: close");
+            Response refusal = KeepAliveRequests.readResponse(in);
+            assertThat(refusal.status()).as("answered before the body was sent").isEqualTo(400);
+            assertThat(refusal.body()).contains(expectedInBody).contains("\"status\":400");
+            assertThat(refusal.close()).as("Connection: close").isFalse();
 
             out.write(spaces(BODY - SENT_FIRST));
             out.write("GET /api/v2/projects/5b0c6f57-6a1f-4d43-9b8e-4a0d6f1c2e11/things HTTP/1.1\r\nHost: localhost\r\n\r\n"
                     .getBytes(StandardCharsets.US_ASCII));
             out.flush();
-            Answer next = Answer.read(in);
-            assertThat(next.status).as("the next request on the same connection (no credential: spec 2.2)").isEqualTo(401);
-            assertThat(next.body).contains("\"error\":\"unauthorized\"");
+            Response next = KeepAliveRequests.readResponse(in);
+            assertThat(next.status()).as("the next request on the same connection (no credential: spec 2.2)").isEqualTo(401);
+            assertThat(next.body()).contains("\"error\":\"unauthorized\"");
         }
     }
 
@@ -75,30 +75,5 @@ class EarlyRefusalConnectionTest {
         byte[] bytes = new byte[count];
         Arrays.fill(bytes, (byte) ' ');
         return bytes;
-    }
-
-    /** One HTTP/1.1 answer with a Content-Length, read to its end; a closed connection fails the test. */
-    private record Answer(int status, String head, String body) {
-
-        static Answer read(InputStream in) throws IOException {
-            ByteArrayOutputStream head = new ByteArrayOutputStream();
-            int matched = 0;
-            while (matched < 4) {
-                int b = in.read();
-                assertThat(b).as("the connection was closed before an answer").isNotNegative();
-                head.write(b);
-                matched = (b == (matched % 2 == 0 ? '\r' : '\n')) ? matched + 1 : (b == '\r' ? 1 : 0);
-            }
-            String text = head.toString(StandardCharsets.US_ASCII).toLowerCase(Locale.ROOT);
-            int length = 0;
-            for (String line : text.split("\r\n")) {
-                if (line.startsWith("content-length:")) {
-                    length = Integer.parseInt(line.substring("content-length:".length()).trim());
-                }
-            }
-            byte[] body = in.readNBytes(length);
-            assertThat(body).as("the whole body").hasSize(length);
-            return new Answer(Integer.parseInt(text.substring(9, 12)), text, new String(body, StandardCharsets.UTF_8));
-        }
     }
 }
