@@ -32,6 +32,7 @@ import tools.jackson.databind.ObjectMapper;
 public class KeyEventsListener implements SmartLifecycle {
 
     private static final Logger log = LoggerFactory.getLogger(KeyEventsListener.class);
+    private static final Duration IDLE_POLL = Duration.ofSeconds(30);
 
     private final KafkaProperties kafkaProperties;
     private final CredentialCache cache;
@@ -79,8 +80,9 @@ public class KeyEventsListener implements SmartLifecycle {
                         partitions.size(), partitions.size() - fresh.size());
                 while (running) {
                     // a poll returns as soon as records arrive, and stop() wakes it: the timeout only
-                    // sets how often an idle listener loops (five times a second cost 0.1 % of a core)
-                    for (ConsumerRecord<String, String> record : kafka.poll(Duration.ofSeconds(1))) {
+                    // sets how often an idle listener loops (five times a second cost 0.1 % of a core; once a
+                    // second, 0.4 ms of CPU each time on a machine with page-table isolation, session 54)
+                    for (ConsumerRecord<String, String> record : kafka.poll(IDLE_POLL)) {
                         apply(record);
                         positions.put(new TopicPartition(record.topic(), record.partition()), record.offset() + 1);
                     }

@@ -1,16 +1,12 @@
 package dev.visibility.gateway.ratelimit;
 
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
+import dev.visibility.platform.config.AutoConfigurationExclusions;
 import org.springframework.boot.EnvironmentPostProcessor;
 import org.springframework.boot.SpringApplication;
-import org.springframework.boot.context.properties.bind.Bindable;
-import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.core.Ordered;
 import org.springframework.core.env.ConfigurableEnvironment;
-import org.springframework.core.env.MapPropertySource;
 
 /**
  * Leaves Spring Boot's Redis auto-configuration out unless the rate limits are counted in Redis
@@ -24,7 +20,7 @@ import org.springframework.core.env.MapPropertySource;
 public class RedisOnlyWhenStoredEnvironmentPostProcessor implements EnvironmentPostProcessor, Ordered {
 
     static final String STORE = "suite.rate-limit.store";
-    static final String EXCLUDE = "spring.autoconfigure.exclude";
+    static final String EXCLUDE = AutoConfigurationExclusions.PROPERTY;
 
     /** Every auto-configuration of spring-boot-data-redis (its {@code AutoConfiguration.imports}). */
     static final List<String> REDIS_AUTO_CONFIGURATIONS = List.of(
@@ -40,12 +36,7 @@ public class RedisOnlyWhenStoredEnvironmentPostProcessor implements EnvironmentP
         if ("redis".equals(environment.getProperty(STORE))) {
             return;
         }
-        List<String> excluded = new ArrayList<>(Binder.get(environment)
-                .bind(EXCLUDE, Bindable.listOf(String.class))
-                .orElse(List.of()));
-        REDIS_AUTO_CONFIGURATIONS.stream().filter(name -> !excluded.contains(name)).forEach(excluded::add);
-        environment.getPropertySources().addFirst(new MapPropertySource("rateLimitStoreLocal",
-                Map.of(EXCLUDE, String.join(",", excluded))));
+        AutoConfigurationExclusions.add(environment, "rateLimitStoreLocal", REDIS_AUTO_CONFIGURATIONS);
     }
 
     /** After the configuration files ({@code ConfigDataEnvironmentPostProcessor}, which runs at highest precedence + 10). */
