@@ -18,8 +18,9 @@ import reactor.netty.tcp.TcpResources;
  * Lets an idle Reactor Netty event loop sleep until it has something to do. Netty 4.2's event loops wake once a
  * second when no task is scheduled on them (its {@code SingleThreadEventExecutor.deadlineNanos()} answers "in one
  * second" for an empty schedule, a purge interval that Netty 4.1's epoll loop had dropped): two loops for the web
- * server and its clients and two for the R2DBC driver wake each service four times a second at rest, each time for
- * about 0.2 ms of CPU on a machine with page-table isolation (bench/ServiceStart.md, session 54). A task scheduled an
+ * server and its clients and two for the R2DBC driver wake each service four times a second at rest, for nothing
+ * (bench/ServiceStart.md, session 54: with this and two like it the services' wake-ups at rest fell by a third, and
+ * their CPU by about half a point of a core, on a machine with page-table isolation). A task scheduled an
  * hour ahead on every loop gives the loop that deadline instead; it does nothing when it runs, and a loop with I/O or
  * tasks of its own wakes for them as before (the earliest deadline decides).
  *
