@@ -19,7 +19,11 @@ import java.util.stream.Stream;
  * </pre>
  *
  * Run it a few minutes after {@code ./suite up} and after the background class-data training has
- * finished ({@code logs/cds.log}), with nothing else using the suite. Linux only.
+ * finished ({@code logs/cds.log}), with nothing else using the suite. Linux only. It also prints how
+ * long ago the youngest of the suite's processes started and the share of the JIT compiler threads:
+ * a JVM goes on compiling what runs at rest (C1 only in the local suite) for half an hour or more
+ * after its start, so figures taken at different times after an {@code up} differ by that much
+ * (bench/ServiceStart.md, "Session 55").
  */
 public class SuiteIdle {
 
@@ -42,6 +46,7 @@ public class SuiteIdle {
             }
         }
         System.out.printf("load average before: %s%n", Files.readString(Path.of("/proc/loadavg")).trim());
+        System.out.printf("the youngest of the suite's processes started %.1f min ago%n", youngestMinutes(components));
         Map<String, Long> before = snapshot(components);
         long start = System.nanoTime();
         Thread.sleep((long) (seconds * 1000));
@@ -60,6 +65,9 @@ public class SuiteIdle {
         System.out.printf("the suite at rest over %.0f s: %.1f %% of a core%n", elapsed, percent(total, elapsed));
         perComponent.entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue().reversed())
                 .forEach(e -> System.out.printf("  %-20s %5.2f %%%n", e.getKey(), percent(e.getValue(), elapsed)));
+        long compilers = perThread.entrySet().stream().filter(e -> e.getKey().contains("CompilerThre"))
+                .mapToLong(Map.Entry::getValue).sum();
+        System.out.printf("  of it the JIT compiler threads %.2f %%%n", percent(compilers, elapsed));
         System.out.println("busiest threads:");
         perThread.entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue().reversed()).limit(threads)
                 .forEach(e -> System.out.printf("  %-45s %5.2f %%%n", e.getKey(), percent(e.getValue(), elapsed)));
@@ -94,6 +102,19 @@ public class SuiteIdle {
         return ticks;
     }
 
+    /** Minutes since the most recently started process of the suite (a restarted service counts from its restart). */
+    private static double youngestMinutes(Map<String, Long> components) throws IOException {
+        double uptime = Double.parseDouble(Files.readString(Path.of("/proc/uptime")).split(" ")[0]);
+        long latest = 0;
+        for (long pid : components.values()) {
+            Stat stat = stat(Path.of("/proc", String.valueOf(pid), "stat"));
+            if (stat != null) {
+                latest = Math.max(latest, stat.started());
+            }
+        }
+        return (uptime - (double) latest / TICKS_PER_SECOND) / 60;
+    }
+
     private static Map<String, Stat> threadsOf(long pid) {
         Map<String, Stat> threads = new HashMap<>();
         try (Stream<Path> tasks = Files.list(Path.of("/proc", String.valueOf(pid), "task"))) {
@@ -109,16 +130,20 @@ public class SuiteIdle {
         return threads;
     }
 
-    private record Stat(String name, long parent, long ticks) {
+    private record Stat(String name, long parent, long ticks, long started) {
     }
 
-    /** The name, parent pid and utime + stime of a /proc stat file; null when the process or thread is gone. */
+    /**
+     * The name, parent pid, utime + stime and start time (clock ticks after boot) of a /proc stat file;
+     * null when the process or thread is gone.
+     */
     private static Stat stat(Path file) {
         try {
             String text = Files.readString(file);
             String name = text.substring(text.indexOf('(') + 1, text.lastIndexOf(')'));
             List<String> fields = List.of(text.substring(text.lastIndexOf(')') + 2).split(" "));
-            return new Stat(name, Long.parseLong(fields.get(1)), Long.parseLong(fields.get(11)) + Long.parseLong(fields.get(12)));
+            return new Stat(name, Long.parseLong(fields.get(1)), Long.parseLong(fields.get(11)) + Long.parseLong(fields.get(12)),
+                    Long.parseLong(fields.get(19)));
         } catch (IOException | RuntimeException gone) {
             return null;
         }
