@@ -18,11 +18,11 @@ import java.util.stream.Stream;
  * SUITE_STATE_DIR=/tmp/s1 java bench/SuiteIdle.java [seconds=60] [threads=15]
  * </pre>
  *
- * Run it a few minutes after {@code ./suite up} and after the background class-data training has
- * finished ({@code logs/cds.log}), with nothing else using the suite. Linux only. It also prints how
+ * Run it after {@code ./suite up} and after the background class-data training has finished
+ * ({@code logs/cds.log}), with nothing else using the suite. Linux only. It also prints how
  * long ago the youngest of the suite's processes started and the share of the JIT compiler threads:
  * a JVM goes on compiling what runs at rest (C1 only in the local suite) for half an hour or more
- * after its start, so figures taken at different times after an {@code up} differ by that much
+ * after its start, so figures taken at different times after an {@code up} differ by up to two points
  * (bench/ServiceStart.md, "Session 55").
  */
 public class SuiteIdle {
