@@ -12,9 +12,9 @@ import org.springframework.core.env.ConfigurableEnvironment;
  * ({@code management.opentelemetry.logging.export.otlp.endpoint} set). The services log to standard output
  * (docs/operations.md) and export traces, not logs; yet the auto-configuration made an OpenTelemetry logger provider
  * whose batch processor's thread woke every second to export nothing: in the idle local suite 1.5 wake-ups a second a
- * JVM (bench/ServiceStart.md, session 54). Runs after
- * the configuration files are read, so an endpoint set in {@code application.yml}, a profile or the environment
- * ({@code MANAGEMENT_OPENTELEMETRY_LOGGING_EXPORT_OTLP_ENDPOINT}) keeps it.
+ * JVM (bench/ServiceStart.md, session 54). Runs after the configuration files are read, so an endpoint set in
+ * {@code application.yml}, a profile or the environment ({@code MANAGEMENT_OPENTELEMETRY_LOGGING_EXPORT_OTLP_ENDPOINT})
+ * keeps it.
  */
 public class OpenTelemetryLogsOnlyWhenExportedEnvironmentPostProcessor implements EnvironmentPostProcessor, Ordered {
 
